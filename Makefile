@@ -1,0 +1,27 @@
+# `make demo` and `make test` work on a fresh machine with only Python 3 and make:
+# they create .venv, install gridax with its dev extra, then run.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: demo test lint clean
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(INSTALLED)
+
+demo: $(INSTALLED)
+	$(BIN)/gridax bench --quick
+
+test: $(INSTALLED)
+	$(BIN)/python -m pytest
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
+
+clean:
+	rm -rf $(VENV) .pytest_cache
