@@ -1,0 +1,5 @@
+"""gridax: fast vectorized grid environments in JAX."""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

@@ -1,0 +1,1 @@
+"""gridax environments, one package each."""

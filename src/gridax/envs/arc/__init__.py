@@ -1,0 +1,23 @@
+"""The ARC-AGI grid-puzzle environment (see docs/arc.md)."""
+
+from gridax.envs.arc.config import ArcConfig
+from gridax.envs.arc.env import batch_reset, batch_step, observe, reset, step
+from gridax.envs.arc.operations import NUM_OPERATIONS, OPERATION_NAMES
+from gridax.envs.arc.tasks import Demonstrations, TaskBank, load_tasks
+from gridax.envs.arc.types import ArcObservation, ArcState
+
+__all__ = [
+    "NUM_OPERATIONS",
+    "OPERATION_NAMES",
+    "ArcConfig",
+    "ArcObservation",
+    "ArcState",
+    "Demonstrations",
+    "TaskBank",
+    "batch_reset",
+    "batch_step",
+    "load_tasks",
+    "observe",
+    "reset",
+    "step",
+]

@@ -1,0 +1,265 @@
+"""The 35 O2ARC grid operations as small pure functions.
+
+Exact semantics are written in ``docs/arc-operations.md``. Under ``vmap`` every env
+runs every branch of a ``lax.switch``, so instead of 35 branches the operations are
+grouped into families that share one computation each:
+
+* paint: fill, flood fill, clear and cut write one colour into a region;
+* transform: move, rotate, flip and paste are one gather of source cells through an
+  affine coordinate map looked up per operation in a small table;
+* shape: copy-input and resize change the live rectangle;
+* clipboard: copy and cut store the selected cells.
+
+An invalid action is turned into :data:`NO_OP` before it gets here, and every family
+leaves the grid unchanged for it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Bool, Int, Int8, Int32
+
+from gridax.grid import GRID_SIZE, canvas_coordinates, live_mask
+
+FILL = 0  # 0-9: fill colour c
+FLOOD_FILL = 10  # 10-19: flood fill colour c
+MOVE_UP, MOVE_DOWN, MOVE_LEFT, MOVE_RIGHT = 20, 21, 22, 23
+ROTATE_CW, ROTATE_CCW = 24, 25
+FLIP_HORIZONTAL, FLIP_VERTICAL = 26, 27
+COPY, PASTE, CUT, CLEAR = 28, 29, 30, 31
+COPY_INPUT, RESIZE, SUBMIT = 32, 33, 34
+NUM_OPERATIONS = 35
+NO_OP = 35  # internal: what an invalid action becomes; changes nothing
+
+OPERATION_NAMES = (
+    tuple(f"fill_{c}" for c in range(10))
+    + tuple(f"flood_fill_{c}" for c in range(10))
+    + (
+        "move_up",
+        "move_down",
+        "move_left",
+        "move_right",
+        "rotate_cw",
+        "rotate_ccw",
+        "flip_horizontal",
+        "flip_vertical",
+        "copy",
+        "paste",
+        "cut",
+        "clear",
+        "copy_input",
+        "resize",
+        "submit",
+    )
+)
+
+
+def _coordinate_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per operation, the map from a destination cell (i, j) to its source cell.
+
+    ``source_row = a*i + b*j + offset_row . v`` and ``source_col = c*i + d*j +
+    offset_col . v`` with ``v = (top, left, bottom, right, clip_top, clip_left, 1)``:
+    the selection's bounding box, the clipboard's origin and a constant.
+    """
+    linear = np.tile(np.array([1, 0, 0, 1], dtype=np.int32), (NO_OP + 1, 1))
+    offset = np.zeros((NO_OP + 1, 2, 7), dtype=np.int32)
+    one, top, left, bottom, right, clip_top, clip_left = 6, 0, 1, 2, 3, 4, 5
+    offset[MOVE_UP, 0, one] = 1  # the cell below moves up into (i, j)
+    offset[MOVE_DOWN, 0, one] = -1
+    offset[MOVE_LEFT, 1, one] = 1
+    offset[MOVE_RIGHT, 1, one] = -1
+    # Rotations keep the bounding box's top-left corner fixed.
+    linear[ROTATE_CW] = (0, -1, 1, 0)  # source = (bottom + left - j, left - top + i)
+    offset[ROTATE_CW, 0, [bottom, left]] = 1
+    offset[ROTATE_CW, 1, [left, top]] = (1, -1)
+    linear[ROTATE_CCW] = (0, 1, -1, 0)  # source = (top - left + j, right + top - i)
+    offset[ROTATE_CCW, 0, [top, left]] = (1, -1)
+    offset[ROTATE_CCW, 1, [right, top]] = 1
+    linear[FLIP_HORIZONTAL] = (1, 0, 0, -1)  # source = (i, left + right - j)
+    offset[FLIP_HORIZONTAL, 1, [left, right]] = 1
+    linear[FLIP_VERTICAL] = (-1, 0, 0, 1)  # source = (top + bottom - i, j)
+    offset[FLIP_VERTICAL, 0, [top, bottom]] = 1
+    # Paste aligns the clipboard's origin with the selection's top-left.
+    offset[PASTE, 0, [top, clip_top]] = (-1, 1)
+    offset[PASTE, 1, [left, clip_left]] = (-1, 1)
+    return linear, offset
+
+
+_LINEAR, _OFFSET = _coordinate_tables()
+
+
+class Bounds(NamedTuple):
+    """Inclusive bounding box of a selection; an empty one has top > bottom."""
+
+    top: Int32[Array, ""]
+    left: Int32[Array, ""]
+    bottom: Int32[Array, ""]
+    right: Int32[Array, ""]
+
+
+class GridEdit(NamedTuple):
+    """The parts of the state an operation may change."""
+
+    grid: Int8[Array, "30 30"]
+    shape: Int32[Array, "2"]
+    clipboard: Int8[Array, "30 30"]
+    clipboard_mask: Bool[Array, "30 30"]
+    clipboard_origin: Int32[Array, "2"]
+
+
+def selection_bounds(selection: Bool[Array, "H W"]) -> Bounds:
+    """Bounding box of the selected cells."""
+    index = jnp.arange(selection.shape[0], dtype=jnp.int32)
+    rows = jnp.any(selection, axis=1)
+    cols = jnp.any(selection, axis=0)
+    size = selection.shape[0]
+    return Bounds(
+        top=jnp.min(jnp.where(rows, index, size)),
+        left=jnp.min(jnp.where(cols, index, size)),
+        bottom=jnp.max(jnp.where(rows, index, -1)),
+        right=jnp.max(jnp.where(cols, index, -1)),
+    )
+
+
+def flood_fill_region(
+    grid: Int8[Array, "H W"], seeds: Bool[Array, "H W"], live: Bool[Array, "H W"]
+) -> Bool[Array, "H W"]:
+    """Cells 4-connected to a seed through live cells of that seed's colour."""
+    same_across = (grid[:, 1:] == grid[:, :-1]) & live[:, 1:] & live[:, :-1]
+    same_down = (grid[1:, :] == grid[:-1, :]) & live[1:, :] & live[:-1, :]
+    no_col = jnp.zeros((grid.shape[0], 1), dtype=bool)
+    no_row = jnp.zeros((1, grid.shape[1]), dtype=bool)
+
+    def grow(region):
+        to_right = jnp.concatenate([no_col, region[:, :-1] & same_across], axis=1)
+        to_left = jnp.concatenate([region[:, 1:] & same_across, no_col], axis=1)
+        to_below = jnp.concatenate([no_row, region[:-1, :] & same_down], axis=0)
+        to_above = jnp.concatenate([region[1:, :] & same_down, no_row], axis=0)
+        return region | to_right | to_left | to_below | to_above
+
+    def changed(carry):
+        region, previous = carry
+        return jnp.any(region != previous)
+
+    start = seeds & live
+    region, _ = jax.lax.while_loop(changed, lambda c: (grow(c[0]), c[0]), (grow(start), start))
+    return region
+
+
+def source_coordinates(
+    operation: Int[Array, ""], bounds: Bounds, clipboard_origin: Int32[Array, "2"]
+) -> tuple[Int32[Array, "H W"], Int32[Array, "H W"]]:
+    """For each destination cell, the cell an operation of the transform family reads."""
+    rows, cols = canvas_coordinates()
+    a, b, c, d = (jnp.asarray(_LINEAR)[operation, k] for k in range(4))
+    v = jnp.stack([*bounds, clipboard_origin[0], clipboard_origin[1], jnp.int32(1)])
+    offset = jnp.asarray(_OFFSET)[operation] @ v
+    return a * rows + b * cols + offset[0], c * rows + d * cols + offset[1]
+
+
+def gather_cells(
+    source: Int8[Array, "H W"],
+    source_mask: Bool[Array, "H W"],
+    source_rows: Int32[Array, "H W"],
+    source_cols: Int32[Array, "H W"],
+) -> tuple[Int8[Array, "H W"], Bool[Array, "H W"]]:
+    """``source[source_rows, source_cols]`` and whether that source cell is present."""
+    size = source.shape[0]
+    on_canvas = (
+        (source_rows >= 0) & (source_rows < size) & (source_cols >= 0) & (source_cols < size)
+    )
+    flat = jnp.clip(source_rows, 0, size - 1) * size + jnp.clip(source_cols, 0, size - 1)
+    values = source.reshape(-1)[flat]
+    present = source_mask.reshape(-1)[flat] & on_canvas
+    return values, present
+
+
+def apply_operation(
+    operation: Int[Array, ""],
+    selection: Bool[Array, "30 30"],
+    resize_selection: Bool[Array, "30 30"],
+    grid: Int8[Array, "30 30"],
+    shape: Int32[Array, "2"],
+    input_grid: Int8[Array, "30 30"],
+    input_shape: Int32[Array, "2"],
+    clipboard: Int8[Array, "30 30"],
+    clipboard_mask: Bool[Array, "30 30"],
+    clipboard_origin: Int32[Array, "2"],
+) -> GridEdit:
+    """Applies a valid operation (or :data:`NO_OP`).
+
+    Args:
+        operation: 0-34, or ``NO_OP``.
+        selection: the action's selection intersected with the live grid.
+        resize_selection: the action's selection anywhere on the canvas (resize only).
+    """
+    live = live_mask(shape)
+    bounds = selection_bounds(selection)
+
+    # Paint family: fill, flood fill, clear, cut.
+    is_fill = operation < FLOOD_FILL
+    is_flood = (operation >= FLOOD_FILL) & (operation < MOVE_UP)
+    erases = (operation == CLEAR) | (operation == CUT)
+    colour = jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8)
+    flooded = flood_fill_region(grid, selection & is_flood, live)
+    painted = (selection & (is_fill | erases)) | flooded
+    new_grid = jnp.where(painted, colour, grid)
+
+    # Transform family: move, rotate, flip (read the grid), paste (reads the clipboard).
+    moves_selection = (operation >= MOVE_UP) & (operation <= FLIP_VERTICAL)
+    is_paste = operation == PASTE
+    source_rows, source_cols = source_coordinates(operation, bounds, clipboard_origin)
+    values, present = gather_cells(
+        jnp.where(is_paste, clipboard, grid),
+        jnp.where(is_paste, clipboard_mask, selection),
+        source_rows,
+        source_cols,
+    )
+    vacated = jnp.where(selection & moves_selection, jnp.int8(0), grid)
+    transformed = jnp.where(present & live, values, vacated)
+    new_grid = jnp.where(moves_selection | is_paste, transformed, new_grid)
+
+    # Shape family: copy input, resize.
+    copies_input = operation == COPY_INPUT
+    new_grid = jnp.where(copies_input, input_grid, new_grid)
+    resize_bounds = selection_bounds(resize_selection)
+    resized_shape = jnp.stack([resize_bounds.bottom + 1, resize_bounds.right + 1])
+    new_shape = jnp.where(copies_input, input_shape, shape)
+    new_shape = jnp.where(operation == RESIZE, resized_shape, new_shape)
+    new_grid = jnp.where(live_mask(new_shape), new_grid, jnp.int8(0))
+
+    # Clipboard family: copy, cut.
+    stores = (operation == COPY) | (operation == CUT)
+    return GridEdit(
+        grid=new_grid,
+        shape=new_shape,
+        clipboard=jnp.where(stores, jnp.where(selection, grid, jnp.int8(0)), clipboard),
+        clipboard_mask=jnp.where(stores, selection, clipboard_mask),
+        clipboard_origin=jnp.where(stores, jnp.stack([bounds.top, bounds.left]), clipboard_origin),
+    )
+
+
+def needs_live_selection(operation: Int[Array, "*batch"]) -> Bool[Array, "*batch"]:
+    """Operations 0-31 act on selected live cells and are invalid without one."""
+    return (operation >= 0) & (operation <= CLEAR)
+
+
+def ignores_selection(operation: Int[Array, "*batch"]) -> Bool[Array, "*batch"]:
+    """Copy-input and submit accept any selection, even one off the canvas."""
+    return (operation == COPY_INPUT) | (operation == SUBMIT)
+
+
+__all__ = [
+    "GRID_SIZE",
+    "NUM_OPERATIONS",
+    "OPERATION_NAMES",
+    "apply_operation",
+    "flood_fill_region",
+    "gather_cells",
+    "selection_bounds",
+    "source_coordinates",
+]

@@ -1,0 +1,77 @@
+"""State and observation of the ARC environment: arrays only, with pinned dtypes."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
+
+from gridax.actions.history import ActionHistory
+from gridax.grid import live_mask
+
+
+def _pinned(dtype):
+    return eqx.field(converter=lambda value: jnp.asarray(value, dtype=dtype))
+
+
+class ArcState(eqx.Module):
+    """One environment's state (or a batch of them, with a leading axis on every leaf).
+
+    Grids sit on the 30x30 canvas, anchored top-left, with their live ``(height, width)``
+    beside them; cells outside the live rectangle are always 0. ``input_grid``,
+    ``input_shape``, ``target_grid`` and ``target_shape`` are the episode's task data:
+    they are copied from the task bank at reset so that ``step`` needs no bank, and
+    ``task_index``/``pair_index`` say where they came from.
+    """
+
+    working_grid: Int8[Array, "*batch 30 30"] = _pinned(jnp.int8)
+    working_shape: Int32[Array, "*batch 2"] = _pinned(jnp.int32)
+    input_grid: Int8[Array, "*batch 30 30"] = _pinned(jnp.int8)
+    input_shape: Int32[Array, "*batch 2"] = _pinned(jnp.int32)
+    target_grid: Int8[Array, "*batch 30 30"] = _pinned(jnp.int8)
+    target_shape: Int32[Array, "*batch 2"] = _pinned(jnp.int32)
+    # The last copied cells at their original positions, and the top-left of the
+    # copied selection's bounding box (where a paste aligns them).
+    clipboard: Int8[Array, "*batch 30 30"] = _pinned(jnp.int8)
+    clipboard_mask: Bool[Array, "*batch 30 30"] = _pinned(bool)
+    clipboard_origin: Int32[Array, "*batch 2"] = _pinned(jnp.int32)
+    step_count: Int32[Array, "*batch"] = _pinned(jnp.int32)
+    task_index: Int32[Array, "*batch"] = _pinned(jnp.int32)
+    pair_index: Int32[Array, "*batch"] = _pinned(jnp.int32)
+    similarity: Float32[Array, "*batch"] = _pinned(jnp.float32)
+    terminated: Bool[Array, "*batch"] = _pinned(bool)
+    success: Bool[Array, "*batch"] = _pinned(bool)
+    # Raw PRNG key data (not a typed key), so the state serialises as plain arrays.
+    key: UInt32[Array, "*batch 2"] = _pinned(jnp.uint32)
+    history: ActionHistory
+
+    @property
+    def working_mask(self) -> Bool[Array, "*batch 30 30"]:
+        """Live cells of the working grid."""
+        return live_mask(self.working_shape)
+
+    @property
+    def input_mask(self) -> Bool[Array, "*batch 30 30"]:
+        return live_mask(self.input_shape)
+
+    @property
+    def target_mask(self) -> Bool[Array, "*batch 30 30"]:
+        return live_mask(self.target_shape)
+
+
+class ArcObservation(eqx.Module):
+    """What the agent sees each step (shapes and dtypes in ``docs/arc.md``).
+
+    The task's demonstration pairs are not copied into every observation; look them up
+    once per episode with ``tasks.demonstrations(obs.task_index)``.
+    """
+
+    working_grid: Int8[Array, "*batch 30 30"]
+    working_shape: Int32[Array, "*batch 2"]
+    input_grid: Int8[Array, "*batch 30 30"]
+    input_shape: Int32[Array, "*batch 2"]
+    clipboard: Int8[Array, "*batch 30 30"]
+    clipboard_mask: Bool[Array, "*batch 30 30"]
+    step_count: Int32[Array, "*batch"]
+    task_index: Int32[Array, "*batch"]
+    pair_index: Int32[Array, "*batch"]
