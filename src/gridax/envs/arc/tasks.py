@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -129,6 +129,19 @@ def load_tasks(source: str | Path, split: str | None = None) -> TaskBank:
             f"{', '.join(map(repr, BUILTIN_SOURCES))} only, not to a folder"
         )
     return _load_folder(Path(source))
+
+
+def tasks_from_dict(tasks: Mapping[str, object], source: str = "in-memory") -> TaskBank:
+    """A :class:`TaskBank` from ARC-format task dicts keyed by task id (in the given order).
+
+    >>> bank = tasks_from_dict({"tiny": {"train": [{"input": [[1]], "output": [[2]]}],
+    ...                                  "test": [{"input": [[3]], "output": [[4]]}]}})
+    >>> bank.task_ids
+    ('tiny',)
+    """
+    if not tasks:
+        raise ValueError("tasks_from_dict needs at least one task")
+    return _stack(((str(i), task, f"task {i!r}") for i, task in tasks.items()), source)
 
 
 @functools.lru_cache(maxsize=None)
