@@ -28,7 +28,5 @@ def one_task_bank(input_text: str, target_text: str | None = None) -> arc.TaskBa
 def start(input_text: str, target_text: str | None = None, **config_fields):
     """A state whose working grid is ``input_text``, and the config it was made with."""
     config = arc.ArcConfig(**config_fields)
-    state, _ = arc.reset(
-        jax.random.key(0), config, one_task_bank(input_text, target_text), 0, 0
-    )
+    state, _ = arc.reset(jax.random.key(0), config, one_task_bank(input_text, target_text), 0, 0)
     return state, config

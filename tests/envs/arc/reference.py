@@ -85,7 +85,7 @@ def apply(state: RefState, op: int, canvas_mask: np.ndarray) -> None:
     new = grid.copy()
 
     def place(moves):
-        for (r, c) in cells:
+        for r, c in cells:
             new[r, c] = 0
         for (r, c), (nr, nc) in moves:
             if 0 <= nr < h and 0 <= nc < w:

@@ -45,7 +45,12 @@ def canvas_masks(actions, fmt):
             if inside[i]:
                 masks[i, r, c] = True
         elif fmt == "bbox":
-            coords = [int(actions.r1[i]), int(actions.c1[i]), int(actions.r2[i]), int(actions.c2[i])]
+            coords = [
+                int(actions.r1[i]),
+                int(actions.c1[i]),
+                int(actions.r2[i]),
+                int(actions.c2[i]),
+            ]
             inside[i] = all(0 <= v < 30 for v in coords)
             r1, c1, r2, c2 = coords
             for r in range(min(r1, r2), max(r1, r2) + 1):

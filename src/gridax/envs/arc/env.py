@@ -135,36 +135,15 @@ def _check_step_arguments(state: ArcState, action: AbstractAction, config: ArcCo
         )
 
 
-def _strict_checks(
-    operation: Int[Array, ""],
-    out_of_range: Bool[Array, ""],
-    off_canvas: Bool[Array, ""],
-    no_live_cell: Bool[Array, ""],
-    empty_resize: Bool[Array, ""],
-) -> Int[Array, ""]:
-    operation = eqx.error_if(operation, out_of_range, "invalid action: operation id outside 0-34")
-    operation = eqx.error_if(
-        operation, off_canvas, "invalid action: coordinates outside the 30x30 canvas"
-    )
-    operation = eqx.error_if(
-        operation,
-        no_live_cell,
-        "invalid action: the selection has no cell on the live working grid",
-    )
-    return eqx.error_if(
-        operation, empty_resize, "invalid action: resize needs a non-empty selection"
-    )
+def _strict_checks(reward: Float32[Array, ""], checks) -> Float32[Array, ""]:
+    """Raises (or poisons the reward, per ``EQX_ON_ERROR``) when any check fails.
 
-
-def _check_invariants(grid, shape):
-    grid = eqx.error_if(
-        grid, jnp.any((grid < 0) | (grid > 9)), "invariant broken: working-grid colour outside 0-9"
-    )
-    return eqx.error_if(
-        grid,
-        jnp.any((grid != 0) & ~live_mask(shape)),
-        "invariant broken: nonzero cell outside the live working grid",
-    )
+    The checks hang off the reward so that ``EQX_ON_ERROR=nan`` gives a NaN reward for
+    the offending step while the state stays a clean no-op.
+    """
+    for failed, message in checks:
+        reward = eqx.error_if(reward, failed, message)
+    return reward
 
 
 def _step(
@@ -189,17 +168,18 @@ def _step(
             "use batch_step for batches"
         )
 
+    # A finished episode is absorbing: its action becomes a no-op, the reward is zero.
+    was_done = state.terminated | (state.step_count >= config.max_episode_steps)
+    live = ~was_done
     canvas_selection = action.to_selection_mask(config.grid_shape)
     selection = canvas_selection & state.working_mask
     operation = action.operation
-    out_of_range = (operation < 0) | (operation >= ops.NUM_OPERATIONS)
-    off_canvas = ~action.within_canvas(config.grid_shape) & ~ops.ignores_selection(operation)
-    no_live_cell = ops.needs_live_selection(operation) & ~jnp.any(selection)
-    empty_resize = (operation == ops.RESIZE) & ~jnp.any(canvas_selection)
-    if config.strict:
-        operation = _strict_checks(operation, out_of_range, off_canvas, no_live_cell, empty_resize)
+    out_of_range = live & ((operation < 0) | (operation >= ops.NUM_OPERATIONS))
+    off_canvas = live & ~action.within_canvas(config.grid_shape) & ~ops.ignores_selection(operation)
+    no_live_cell = live & ops.needs_live_selection(operation) & ~jnp.any(selection)
+    empty_resize = live & (operation == ops.RESIZE) & ~jnp.any(canvas_selection)
     invalid = out_of_range | off_canvas | no_live_cell | empty_resize
-    operation = jnp.where(invalid, ops.NO_OP, operation)
+    operation = jnp.where(invalid | was_done, ops.NO_OP, operation)
 
     edit = ops.apply_operation(
         operation,
@@ -213,12 +193,29 @@ def _step(
         state.clipboard_mask,
         state.clipboard_origin,
     )
-    grid = _check_invariants(edit.grid, edit.shape) if config.strict else edit.grid
-
-    new_similarity, exact = similarity(grid, edit.shape, state.target_grid, state.target_shape)
+    new_similarity, exact = similarity(edit.grid, edit.shape, state.target_grid, state.target_shape)
     submitted = operation == ops.SUBMIT
-    step_count = state.step_count + 1
     reward = compute_reward(config, state.similarity, new_similarity, submitted, exact, invalid)
+    reward = jnp.where(was_done, jnp.float32(0.0), reward)
+    if config.strict:
+        reward = _strict_checks(
+            reward,
+            [
+                (out_of_range, "invalid action: operation id outside 0-34"),
+                (off_canvas, "invalid action: coordinates outside the 30x30 canvas"),
+                (no_live_cell, "invalid action: the selection has no cell on the live grid"),
+                (empty_resize, "invalid action: resize needs a non-empty selection"),
+                (
+                    jnp.any((edit.grid < 0) | (edit.grid > 9)),
+                    "invariant broken: colour outside 0-9",
+                ),
+                (
+                    jnp.any((edit.grid != 0) & ~live_mask(edit.shape)),
+                    "invariant broken: nonzero cell outside the live grid",
+                ),
+            ],
+        )
+    history = record_action(state.history, state.step_count, action, invalid)
     next_state = eqx.tree_at(
         lambda s: (
             s.working_grid,
@@ -234,29 +231,24 @@ def _step(
         ),
         state,
         (
-            grid,
+            edit.grid,
             edit.shape,
             edit.clipboard,
             edit.clipboard_mask,
             edit.clipboard_origin,
-            step_count,
+            state.step_count + live.astype(jnp.int32),
             new_similarity,
-            submitted,
-            submitted & exact,
-            record_action(state.history, state.step_count, action, invalid),
+            state.terminated | submitted,
+            state.success | (submitted & exact),
+            jax.tree.map(lambda old, new: jnp.where(was_done, old, new), state.history, history),
         ),
     )
-
-    # A finished episode is absorbing: nothing changes and the reward is zero.
-    was_done = state.terminated | (state.step_count >= config.max_episode_steps)
-    next_state = jax.tree.map(lambda old, new: jnp.where(was_done, old, new), state, next_state)
-    reward = jnp.where(was_done, jnp.float32(0.0), reward)
     truncated = (next_state.step_count >= config.max_episode_steps) & ~next_state.terminated
     info = {
         "success": next_state.success,
         "terminated": next_state.terminated,
         "truncated": truncated,
-        "invalid_action": invalid & ~was_done,
+        "invalid_action": invalid,
         "similarity": next_state.similarity,
     }
     return next_state, observe(next_state), reward, next_state.terminated | truncated, info
@@ -335,7 +327,7 @@ def reset(key, config: ArcConfig, tasks: TaskBank, task_index=None, pair_index=N
     return _reset_jit(
         key,
         config,
-        tasks,
+        tasks.arrays_only(),
         _index_argument("task_index", task_index, len(tasks)),
         _index_argument("pair_index", pair_index, None),
     )
@@ -347,7 +339,7 @@ def batch_reset(keys, config: ArcConfig, tasks: TaskBank, task_index=None, pair_
     return _batch_reset_jit(
         keys,
         config,
-        tasks,
+        tasks.arrays_only(),
         _index_argument("task_index", task_index, len(tasks)),
         _index_argument("pair_index", pair_index, None),
     )

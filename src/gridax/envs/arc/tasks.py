@@ -16,6 +16,7 @@ folder without ``.json``.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import json
@@ -97,6 +98,10 @@ class TaskBank(eqx.Module):
             output_shapes=self.train_output_shapes[index],
             count=self.num_train[index],
         )
+
+    def arrays_only(self) -> TaskBank:
+        """The same bank without its ids, so that banks of one shape share a compilation."""
+        return dataclasses.replace(self, task_ids=(), source="")
 
     @property
     def nbytes(self) -> int:
