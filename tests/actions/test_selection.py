@@ -25,7 +25,9 @@ def test_off_canvas_parts_drop_out_and_are_flagged():
     action = BboxAction(0, -2, -2, 1, 1)
     assert int(action.to_selection_mask((30, 30)).sum()) == 4
     assert not bool(action.within_canvas((30, 30)))
-    assert bool(PointAction(0, 29, 29).within_canvas()) and not bool(PointAction(0, 30, 0).within_canvas())
+    assert bool(PointAction(0, 29, 29).within_canvas()) and not bool(
+        PointAction(0, 30, 0).within_canvas()
+    )
 
 
 def test_batched_actions_give_batched_masks():
@@ -79,7 +81,11 @@ def test_pack_rows_round_trips():
 
 @pytest.mark.parametrize(
     ("action_type", "width", "dtype", "record_bytes"),
-    [(PointAction, 2, jnp.int16, 7), (BboxAction, 4, jnp.int16, 11), (MaskAction, 30, jnp.uint32, 123)],
+    [
+        (PointAction, 2, jnp.int16, 7),
+        (BboxAction, 4, jnp.int16, 11),
+        (MaskAction, 30, jnp.uint32, 123),
+    ],
 )
 def test_history_record_width_per_format(action_type, width, dtype, record_bytes):
     history = empty_history(action_type, 100)

@@ -36,7 +36,7 @@ def _integer_field(name: str):
     a huge row can never alias a valid one.
     """
 
-    def convert(value) -> Int32[Array, "..."]:
+    def convert(value) -> Int32[Array, ...]:
         if not isinstance(value, jax.Array):
             value = np.asarray(value)
         dtype = value.dtype
@@ -54,7 +54,7 @@ def _integer_field(name: str):
     return convert
 
 
-def _selection_field(value) -> Bool[Array, "..."]:
+def _selection_field(value) -> Bool[Array, ...]:
     """Converter to bool: booleans pass, integers select their nonzero cells."""
     if not isinstance(value, jax.Array):
         value = np.asarray(value)

@@ -53,10 +53,10 @@ def flood(grid, seeds):
             r, c = queue.popleft()
             for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                 nr, nc = r + dr, c + dc
-                if 0 <= nr < h and 0 <= nc < w and (nr, nc) not in region:
-                    if grid[nr, nc] == colour:
-                        region.add((nr, nc))
-                        queue.append((nr, nc))
+                inside = 0 <= nr < h and 0 <= nc < w
+                if inside and (nr, nc) not in region and grid[nr, nc] == colour:
+                    region.add((nr, nc))
+                    queue.append((nr, nc))
     return region
 
 

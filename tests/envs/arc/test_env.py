@@ -186,7 +186,12 @@ def test_invalid_action_is_a_flagged_no_op(name, action):
 def test_empty_mask_is_invalid_except_for_operations_that_ignore_it():
     state, config = start("1 2\n3 4", selection_format="mask")
     empty = jnp.zeros((30, 30), dtype=bool)
-    for op, invalid in ((3, True), (ops.RESIZE, True), (ops.COPY_INPUT, False), (ops.SUBMIT, False)):
+    for op, invalid in (
+        (3, True),
+        (ops.RESIZE, True),
+        (ops.COPY_INPUT, False),
+        (ops.SUBMIT, False),
+    ):
         info = arc.step(state, MaskAction(op, empty), config)[4]
         assert bool(info["invalid_action"]) == invalid, op
     # Copy-input and submit accept even coordinates off the canvas.

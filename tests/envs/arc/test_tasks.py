@@ -53,7 +53,10 @@ def write_task(folder, name, task):
     return path
 
 
-GOOD = {"train": [{"input": [[1, 2]], "output": [[3]]}], "test": [{"input": [[0]], "output": [[4]]}]}
+GOOD = {
+    "train": [{"input": [[1, 2]], "output": [[3]]}],
+    "test": [{"input": [[0]], "output": [[4]]}],
+}
 
 
 def test_folder_loads_recursively_with_relative_ids(tmp_path):
@@ -73,11 +76,27 @@ def grid(h, w, value=0):
 BAD = [
     ("not json", "{oops", "not valid JSON"),
     ("no train", {"test": GOOD["test"]}, "missing or empty 'train'"),
-    ("pair without output", {"train": [{"input": [[1]]}], "test": GOOD["test"]}, "needs 'input' and 'output'"),
+    (
+        "pair without output",
+        {"train": [{"input": [[1]]}], "test": GOOD["test"]},
+        "needs 'input' and 'output'",
+    ),
     ("too big", {"train": [{"input": grid(31, 2), "output": [[1]]}], "test": GOOD["test"]}, "31x2"),
-    ("ragged", {"train": [{"input": [[1, 2], [3]], "output": [[1]]}], "test": GOOD["test"]}, "ragged"),
-    ("colour 10", {"train": [{"input": [[1, 10]], "output": [[1]]}], "test": GOOD["test"]}, "colour 10 at row 0, col 1"),
-    ("float cell", {"train": [{"input": [[1.5]], "output": [[1]]}], "test": GOOD["test"]}, "integers 0-9"),
+    (
+        "ragged",
+        {"train": [{"input": [[1, 2], [3]], "output": [[1]]}], "test": GOOD["test"]},
+        "ragged",
+    ),
+    (
+        "colour 10",
+        {"train": [{"input": [[1, 10]], "output": [[1]]}], "test": GOOD["test"]},
+        "colour 10 at row 0, col 1",
+    ),
+    (
+        "float cell",
+        {"train": [{"input": [[1.5]], "output": [[1]]}], "test": GOOD["test"]},
+        "integers 0-9",
+    ),
     ("empty grid", {"train": [{"input": [], "output": [[1]]}], "test": GOOD["test"]}, "non-empty"),
 ]
 

@@ -41,7 +41,7 @@ def observe(state: ArcState) -> ArcObservation:
     )
 
 
-def _key_data(key: Key[Array, ""] | UInt32[Array, "2"]) -> UInt32[Array, "2"]:
+def _key_data(key: Key[Array, ""] | UInt32[Array, 2]) -> UInt32[Array, 2]:
     """Raw uint32 key data from a typed key or a legacy ``PRNGKey``."""
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         key = jax.random.key_data(key)
@@ -54,7 +54,7 @@ def _key_data(key: Key[Array, ""] | UInt32[Array, "2"]) -> UInt32[Array, "2"]:
 
 
 def _reset(
-    key: Key[Array, ""] | UInt32[Array, "2"],
+    key: Key[Array, ""] | UInt32[Array, 2],
     config: ArcConfig,
     tasks: TaskBank,
     task_index: Int[Array, ""] | None = None,
@@ -87,10 +87,8 @@ def _reset(
 
     input_grid, input_shape = inputs[task, pair], input_shapes[task, pair]
     target_grid, target_shape = outputs[task, pair], output_shapes[task, pair]
-    if config.initial_grid == "input":
-        working_grid = input_grid
-    else:
-        working_grid = jnp.zeros_like(input_grid)
+    empty_start = config.initial_grid == "empty"
+    working_grid = jnp.zeros_like(input_grid) if empty_start else input_grid
     start_similarity, _ = similarity(working_grid, input_shape, target_grid, target_shape)
     state = ArcState(
         working_grid=working_grid,
@@ -312,7 +310,8 @@ def _index_argument(name: str, value, upper: int | None):
 def _check_bank(tasks) -> None:
     if not isinstance(tasks, TaskBank):
         raise TypeError(
-            f"tasks must be a TaskBank (from gridax.envs.arc.load_tasks), got {type(tasks).__name__}"
+            "tasks must be a TaskBank (from gridax.envs.arc.load_tasks), "
+            f"got {type(tasks).__name__}"
         )
 
 

@@ -105,10 +105,10 @@ class GridEdit(NamedTuple):
     """The parts of the state an operation may change."""
 
     grid: Int8[Array, "30 30"]
-    shape: Int32[Array, "2"]
+    shape: Int32[Array, 2]
     clipboard: Int8[Array, "30 30"]
     clipboard_mask: Bool[Array, "30 30"]
-    clipboard_origin: Int32[Array, "2"]
+    clipboard_origin: Int32[Array, 2]
 
 
 def selection_bounds(selection: Bool[Array, "H W"]) -> Bounds:
@@ -151,7 +151,7 @@ def flood_fill_region(
 
 
 def source_coordinates(
-    operation: Int[Array, ""], bounds: Bounds, clipboard_origin: Int32[Array, "2"]
+    operation: Int[Array, ""], bounds: Bounds, clipboard_origin: Int32[Array, 2]
 ) -> tuple[Int32[Array, "H W"], Int32[Array, "H W"]]:
     """For each destination cell, the cell an operation of the transform family reads."""
     rows, cols = canvas_coordinates()
@@ -183,12 +183,12 @@ def apply_operation(
     selection: Bool[Array, "30 30"],
     resize_selection: Bool[Array, "30 30"],
     grid: Int8[Array, "30 30"],
-    shape: Int32[Array, "2"],
+    shape: Int32[Array, 2],
     input_grid: Int8[Array, "30 30"],
-    input_shape: Int32[Array, "2"],
+    input_shape: Int32[Array, 2],
     clipboard: Int8[Array, "30 30"],
     clipboard_mask: Bool[Array, "30 30"],
-    clipboard_origin: Int32[Array, "2"],
+    clipboard_origin: Int32[Array, 2],
 ) -> GridEdit:
     """Applies a valid operation (or :data:`NO_OP`).
 

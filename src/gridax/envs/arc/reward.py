@@ -10,9 +10,9 @@ from gridax.envs.arc.config import ArcConfig
 
 def similarity(
     grid: Int8[Array, "30 30"],
-    shape: Int32[Array, "2"],
+    shape: Int32[Array, 2],
     target: Int8[Array, "30 30"],
-    target_shape: Int32[Array, "2"],
+    target_shape: Int32[Array, 2],
 ) -> tuple[Float32[Array, ""], Bool[Array, ""]]:
     """Fraction of matching cells over the union of the two live rectangles.
 

