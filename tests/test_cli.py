@@ -1,11 +1,22 @@
-"""The command line runs (smoke-sized)."""
+"""The command line runs (smoke-sized) and writes what it says."""
+
+import json
 
 from gridax import cli
 
 
-def test_bench_smoke(capsys):
-    assert cli.main(["bench", "--num-envs", "2", "--steps", "3"]) == 0
+def test_bench_smoke(capsys, tmp_path):
+    args = ["bench", "--num-envs", "2", "--steps", "3", "--repeats", "1", "--out", str(tmp_path)]
+    assert cli.main(args + ["--formats", "point", "--rollouts", "scan", "loop"]) == 0
     out = capsys.readouterr().out
-    assert "steps/s" in out
-    row = out.strip().splitlines()[-1].split()
-    assert row[0] == "2" and float(row[1].replace(",", "")) > 0
+    assert "of roofline" in out and "submit left out" in out
+    rows = json.loads((tmp_path / "bench.json").read_text())["rows"]
+    assert [(r["env"], r["rollout"]) for r in rows] == [
+        ("roofline", "scan"),
+        ("arc", "scan"),
+        ("arc", "loop"),
+    ]
+    assert all(r["steps_per_second"] > 0 for r in rows)
+    assert rows[1]["roofline_fraction"] > 0
+    assert (tmp_path / "bench.csv").read_text().startswith("env,selection_format")
+    assert (tmp_path / "bench.png").stat().st_size > 1000

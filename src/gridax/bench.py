@@ -1,9 +1,20 @@
-"""Throughput measurement of the ARC environment: random policies and jitted rollouts."""
+"""Throughput of the ARC environment beside a roofline kernel, measured in one run.
+
+Every figure is env-steps per second: batch size times steps, divided by the median
+wall time of at least three timed runs after compilation. Compile time is reported
+separately. The roofline kernel is the cheapest possible ARC step on the same layout
+(paint one random cell of a 30x30 int8 grid, recompute the similarity to the target),
+so each env figure is also a fraction of what this machine can do at all.
+"""
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import json
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import equinox as eqx
 import jax
@@ -14,25 +25,32 @@ from gridax.envs import arc
 from gridax.envs.arc import operations as ops
 from gridax.grid import GRID_SIZE
 
+FORMATS = ("point", "bbox", "mask")
+BATCH_SIZES = (1, 16, 64, 256, 1024, 4096)
+ACTION_MIX = (
+    "random operation 0-33 (submit left out), coordinates uniform over the live grid "
+    "(resize: over the canvas); episodes of N steps rolled out N steps from reset, so "
+    "every step is live"
+)
 
-def random_actions(key, states: arc.ArcState, config: arc.ArcConfig, include_submit: bool):
-    """One random valid-looking action per env, in ``config.selection_format``.
+
+def random_actions(key, states: arc.ArcState, config: arc.ArcConfig, include_submit: bool = False):
+    """One random action per env in ``config.selection_format``.
 
     Operations are uniform over 0-34 (0-33 without submit). Coordinates are uniform over
     the live grid, except for resize, whose corner is uniform over the whole canvas so
-    that grids grow as well as shrink.
+    that grids grow as well as shrink. Bbox corners are two such cells; a mask is the
+    rectangle between them.
     """
     batch = states.step_count.shape[0]
     op_key, a_key, b_key = jax.random.split(key, 3)
     num_ops = ops.NUM_OPERATIONS if include_submit else ops.SUBMIT
     operation = jax.random.randint(op_key, (batch,), 0, num_ops, dtype=jnp.int32)
     resizes = operation == ops.RESIZE
-    limit = jnp.where(resizes[:, None], GRID_SIZE, states.working_shape)
+    limit = jnp.where(resizes[:, None], GRID_SIZE, states.working_shape).astype(jnp.float32)
 
     def corner(k):
-        return jnp.floor(jax.random.uniform(k, (batch, 2)) * limit.astype(jnp.float32)).astype(
-            jnp.int32
-        )
+        return jnp.floor(jax.random.uniform(k, (batch, 2)) * limit).astype(jnp.int32)
 
     first, second = corner(a_key), corner(b_key)
     if config.selection_format == "point":
@@ -43,13 +61,13 @@ def random_actions(key, states: arc.ArcState, config: arc.ArcConfig, include_sub
     return MaskAction(operation, boxes.to_selection_mask())
 
 
-def make_rollout(config: arc.ArcConfig, num_steps: int, include_submit: bool = False):
-    """A jitted ``(states, key) -> (states, total_reward)`` scan of ``num_steps`` steps."""
+def make_rollout(config: arc.ArcConfig, num_steps: int):
+    """A jitted ``(states, key) -> (states, total_reward)`` ``lax.scan`` of ``num_steps``."""
 
     def body(carry, _):
         states, key = carry
         key, action_key = jax.random.split(key)
-        actions = random_actions(action_key, states, config, include_submit)
+        actions = random_actions(action_key, states, config)
         states, _, rewards, _, _ = arc.batch_step(states, actions, config)
         return (states, key), jnp.sum(rewards)
 
@@ -61,36 +79,215 @@ def make_rollout(config: arc.ArcConfig, num_steps: int, include_submit: bool = F
     return rollout
 
 
-@dataclass
-class Measurement:
+def make_roofline_rollout(num_steps: int):
+    """The cheapest ARC step: paint one random cell, recompute similarity to the target."""
+
+    def step(grid, target, key):
+        row_key, col_key, colour_key = jax.random.split(key, 3)
+        row = jax.random.randint(row_key, (), 0, GRID_SIZE)
+        col = jax.random.randint(col_key, (), 0, GRID_SIZE)
+        colour = jax.random.randint(colour_key, (), 0, 10).astype(jnp.int8)
+        grid = grid.at[row, col].set(colour)
+        similarity = jnp.mean(grid == target, dtype=jnp.float32)
+        return grid, similarity
+
+    def body(carry, _):
+        grids, targets, key = carry
+        key, step_key = jax.random.split(key)
+        keys = jax.random.split(step_key, grids.shape[0])
+        grids, similarity = jax.vmap(step)(grids, targets, keys)
+        return (grids, targets, key), jnp.sum(similarity)
+
+    @jax.jit
+    def rollout(grids, targets, key):
+        (grids, _, _), similarity = jax.lax.scan(body, (grids, targets, key), None, num_steps)
+        return grids, jnp.sum(similarity)
+
+    return rollout
+
+
+@dataclasses.dataclass
+class Row:
+    """One measured configuration."""
+
+    env: str  # "arc" or "roofline"
+    selection_format: str
+    rollout: str  # "scan" (lax.scan inside one jit) or "loop" (Python loop over batch_step)
     num_envs: int
     num_steps: int
-    compile_seconds: float
     steps_per_second: float
+    compile_seconds: float
     bytes_per_state: int
+    roofline_fraction: float | None = None
 
 
-def state_bytes(states: arc.ArcState) -> int:
-    """Bytes of one env's state (the batch's leaves divided by the batch size)."""
-    total = sum(leaf.nbytes for leaf in jax.tree.leaves(states))
-    return total // states.step_count.shape[0]
+def state_bytes(states) -> int:
+    """Bytes of one env's state: the batch's leaves divided by the batch size."""
+    leaves = jax.tree.leaves(states)
+    return sum(leaf.nbytes for leaf in leaves) // leaves[0].shape[0]
 
 
-def measure(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Measurement:
-    """Compiles a scan rollout, then times it ``repeats`` times; reports the median."""
-    keys = jax.random.split(jax.random.key(0), num_envs)
-    states, _ = arc.batch_reset(keys, config, tasks)
+def _median_seconds(run: Callable[[int], object], repeats: int) -> float:
+    timings = []
+    for repeat in range(repeats):
+        started = time.perf_counter()
+        jax.block_until_ready(run(repeat))
+        timings.append(time.perf_counter() - started)
+    return sorted(timings)[len(timings) // 2]
+
+
+def measure_roofline(tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    states, _ = arc.batch_reset(
+        jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
+    )
+    grids, targets = states.working_grid, states.target_grid
+    rollout = make_roofline_rollout(num_steps)
+    started = time.perf_counter()
+    compiled = rollout.lower(grids, targets, jax.random.key(1)).compile()
+    compile_seconds = time.perf_counter() - started
+    seconds = _median_seconds(lambda r: compiled(grids, targets, jax.random.key(2 + r)), repeats)
+    return Row(
+        "roofline",
+        "-",
+        "scan",
+        num_envs,
+        num_steps,
+        num_envs * num_steps / seconds,
+        compile_seconds,
+        state_bytes((grids, targets)),
+    )
+
+
+def measure_scan(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    """``lax.scan`` over ``num_steps`` steps inside one jit, as RL training loops run."""
+    states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     rollout = make_rollout(config, num_steps)
     started = time.perf_counter()
     compiled = rollout.lower(states, jax.random.key(1)).compile()
     compile_seconds = time.perf_counter() - started
-    timings = []
-    for repeat in range(repeats):
-        started = time.perf_counter()
-        out, total = compiled(states, jax.random.key(2 + repeat))
-        jax.block_until_ready(total)
-        timings.append(time.perf_counter() - started)
-    median = sorted(timings)[len(timings) // 2]
-    return Measurement(
-        num_envs, num_steps, compile_seconds, num_envs * num_steps / median, state_bytes(states)
+    seconds = _median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
+    return Row(
+        "arc",
+        config.selection_format,
+        "scan",
+        num_envs,
+        num_steps,
+        num_envs * num_steps / seconds,
+        compile_seconds,
+        state_bytes(states),
     )
+
+
+def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    """A Python loop calling a jitted policy and the jitted ``batch_step`` every step."""
+    states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
+    policy = jax.jit(lambda key, states: random_actions(key, states, config))
+    keys = jax.random.split(jax.random.key(1), num_steps)
+
+    def run(_):
+        current = states
+        for key in keys:
+            current = arc.batch_step(current, policy(key, current), config)[0]
+        return current
+
+    started = time.perf_counter()
+    jax.block_until_ready(arc.batch_step(states, policy(keys[0], states), config))
+    compile_seconds = time.perf_counter() - started
+    seconds = _median_seconds(run, repeats)
+    return Row(
+        "arc",
+        config.selection_format,
+        "loop",
+        num_envs,
+        num_steps,
+        num_envs * num_steps / seconds,
+        compile_seconds,
+        state_bytes(states),
+    )
+
+
+def sweep(
+    formats: Sequence[str] = FORMATS,
+    batch_sizes: Sequence[int] = BATCH_SIZES,
+    num_steps: int = 100,
+    repeats: int = 3,
+    rollouts: Sequence[str] = ("scan", "loop"),
+    progress: Callable | None = None,
+) -> list[Row]:
+    """Measures the roofline and every (format, batch size, rollout style) in one run."""
+    tasks = arc.load_tasks("arc-agi-1", split="training")
+    plan = [("roofline", None, n) for n in batch_sizes]
+    plan += [(style, fmt, n) for fmt in formats for style in rollouts for n in batch_sizes]
+    rows, roofline = [], {}
+    for style, fmt, n in progress(plan) if progress else plan:
+        if style == "roofline":
+            row = measure_roofline(tasks, n, num_steps, repeats)
+            roofline[n] = row.steps_per_second
+        else:
+            config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
+            measure = measure_scan if style == "scan" else measure_loop
+            row = measure(config, tasks, n, num_steps, repeats)
+            row.roofline_fraction = row.steps_per_second / roofline[n]
+        rows.append(row)
+    return rows
+
+
+def format_table(rows: Sequence[Row]) -> str:
+    header = (
+        f"{'env':<9}{'format':<7}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
+        f"{'of roofline':>12}{'compile s':>10}{'bytes/state':>12}"
+    )
+    lines = [header]
+    for r in rows:
+        fraction = "" if r.roofline_fraction is None else f"{r.roofline_fraction:.3f}"
+        lines.append(
+            f"{r.env:<9}{r.selection_format:<7}{r.rollout:<8}{r.num_envs:>6}"
+            f"{r.steps_per_second:>13,.0f}{fraction:>12}{r.compile_seconds:>10.2f}"
+            f"{r.bytes_per_state:>12,}"
+        )
+    return "\n".join(lines)
+
+
+def write_rows(rows: Sequence[Row], out_dir: Path, metadata: dict) -> list[Path]:
+    """Writes ``bench.json`` (rows and run metadata) and ``bench.csv``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records = [dataclasses.asdict(r) for r in rows]
+    json_path, csv_path = out_dir / "bench.json", out_dir / "bench.csv"
+    json_path.write_text(json.dumps({"metadata": metadata, "rows": records}, indent=2))
+    with csv_path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(records[0]))
+        writer.writeheader()
+        writer.writerows(records)
+    return [json_path, csv_path]
+
+
+def plot(rows: Sequence[Row], path: Path) -> Path:
+    """Log-log plot of steps/s against batch size, one line per (env, format, rollout)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    series: dict[str, list[Row]] = {}
+    for r in rows:
+        label = "roofline" if r.env == "roofline" else f"{r.selection_format} ({r.rollout})"
+        series.setdefault(label, []).append(r)
+    for label, points in series.items():
+        style = "k--" if label == "roofline" else "o-"
+        axes.plot(
+            [p.num_envs for p in points], [p.steps_per_second for p in points], style, label=label
+        )
+    axes.set(
+        xscale="log",
+        yscale="log",
+        xlabel="environments",
+        ylabel="env-steps per second",
+        title="gridax ARC throughput",
+    )
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path

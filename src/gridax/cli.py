@@ -3,41 +3,77 @@
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
+import platform
 import sys
+from pathlib import Path
+
+COMPARE_HINT = (
+    "JaxARC and ARCLE are not installed; install them with `pip install -e '.[compare]'` "
+    "(PyPI packages jaxarc and arcle) to run them side by side"
+)
 
 
 def _bench(args: argparse.Namespace) -> int:
     import jax
+    from rich.progress import track
 
     from gridax import bench
-    from gridax.envs import arc
 
-    tasks = arc.load_tasks("arc-agi-1", split="training")
-    num_envs = [1024] if args.quick else args.num_envs
-    print(
-        f"ARC-AGI-1 training tasks, random {args.format} actions over operations 0-33 "
-        f"(submit left out so every step is live), lax.scan rollout of {args.steps} steps, "
-        f"jax {jax.__version__} on {jax.devices()[0].platform}"
+    if args.quick:
+        sizes, rollouts = [1, 1024], ["scan"]
+    else:
+        sizes, rollouts = args.num_envs, args.rollouts
+    metadata = {
+        "date": datetime.date.today().isoformat(),
+        "jax": jax.__version__,
+        "device": jax.devices()[0].platform,
+        "cpu_count": os.cpu_count(),
+        "machine": platform.machine(),
+        "steps_per_rollout": args.steps,
+        "action_mix": bench.ACTION_MIX.replace("N steps", f"{args.steps} steps"),
+        "tasks": "ARC-AGI-1 training (400 tasks, 30x30 canvas)",
+    }
+    print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")
+    print(f"actions: {metadata['action_mix']}")
+    rows = bench.sweep(
+        formats=args.formats,
+        batch_sizes=sizes,
+        num_steps=args.steps,
+        repeats=args.repeats,
+        rollouts=rollouts,
+        progress=lambda plan: track(plan, description="measuring", transient=True),
     )
-    print(f"{'envs':>6} {'steps/s':>12} {'compile s':>10} {'bytes/state':>12}")
-    for n in num_envs:
-        config = arc.ArcConfig(selection_format=args.format, max_episode_steps=args.steps)
-        m = bench.measure(config, tasks, n, args.steps)
-        print(
-            f"{n:>6} {m.steps_per_second:>12,.0f} {m.compile_seconds:>10.2f} "
-            f"{m.bytes_per_state:>12,}"
-        )
+    print(bench.format_table(rows))
+    out = Path(args.out)
+    written = bench.write_rows(rows, out, metadata)
+    try:
+        written.append(bench.plot(rows, out / "bench.png"))
+    except ImportError:
+        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    print("wrote " + ", ".join(str(p) for p in written))
+    if args.compare:
+        from gridax import compare
+
+        print(compare.run(sizes, args.steps, args.repeats) if compare.available() else COMPARE_HINT)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="gridax", description=__doc__)
+    parser = argparse.ArgumentParser(prog="gridax", description="gridax environments")
     commands = parser.add_subparsers(dest="command", required=True)
     bench = commands.add_parser("bench", help="steps per second of the ARC environment")
-    bench.add_argument("--quick", action="store_true", help="one batch of 1,024 envs")
+    bench.add_argument("--quick", action="store_true", help="1 and 1,024 envs, scan rollout only")
     bench.add_argument("--num-envs", type=int, nargs="+", default=[1, 16, 64, 256, 1024, 4096])
-    bench.add_argument("--steps", type=int, default=100)
-    bench.add_argument("--format", choices=["point", "bbox", "mask"], default="point")
+    bench.add_argument(
+        "--formats", nargs="+", choices=["point", "bbox", "mask"], default=["point", "bbox", "mask"]
+    )
+    bench.add_argument("--rollouts", nargs="+", choices=["scan", "loop"], default=["scan", "loop"])
+    bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")
+    bench.add_argument("--repeats", type=int, default=3, help="timed runs; the median is kept")
+    bench.add_argument("--out", default="out/bench", help="folder for bench.json/.csv/.png")
+    bench.add_argument("--compare", action="store_true", help="also run JaxARC and ARCLE")
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)
     return args.run(args)
