@@ -169,8 +169,9 @@ def _step(
     # A finished episode is absorbing: its action becomes a no-op, the reward is zero.
     was_done = state.terminated | (state.step_count >= config.max_episode_steps)
     live = ~was_done
-    canvas_selection = action.to_selection_mask(config.grid_shape)
-    selection = canvas_selection & state.working_mask
+    with jax.named_scope("selection"):
+        canvas_selection = action.to_selection_mask(config.grid_shape)
+        selection = canvas_selection & state.working_mask
     operation = action.operation
     out_of_range = live & ((operation < 0) | (operation >= ops.NUM_OPERATIONS))
     off_canvas = live & ~action.within_canvas(config.grid_shape) & ~ops.ignores_selection(operation)
@@ -179,22 +180,26 @@ def _step(
     invalid = out_of_range | off_canvas | no_live_cell | empty_resize
     operation = jnp.where(invalid | was_done, ops.NO_OP, operation)
 
-    edit = ops.apply_operation(
-        operation,
-        selection,
-        canvas_selection,
-        state.working_grid,
-        state.working_shape,
-        state.input_grid,
-        state.input_shape,
-        state.clipboard,
-        state.clipboard_mask,
-        state.clipboard_origin,
-    )
-    new_similarity, exact = similarity(edit.grid, edit.shape, state.target_grid, state.target_shape)
-    submitted = operation == ops.SUBMIT
-    reward = compute_reward(config, state.similarity, new_similarity, submitted, exact, invalid)
-    reward = jnp.where(was_done, jnp.float32(0.0), reward)
+    with jax.named_scope("operations"):
+        edit = ops.apply_operation(
+            operation,
+            selection,
+            canvas_selection,
+            state.working_grid,
+            state.working_shape,
+            state.input_grid,
+            state.input_shape,
+            state.clipboard,
+            state.clipboard_mask,
+            state.clipboard_origin,
+        )
+    with jax.named_scope("reward"):
+        new_similarity, exact = similarity(
+            edit.grid, edit.shape, state.target_grid, state.target_shape
+        )
+        submitted = operation == ops.SUBMIT
+        reward = compute_reward(config, state.similarity, new_similarity, submitted, exact, invalid)
+        reward = jnp.where(was_done, jnp.float32(0.0), reward)
     if config.strict:
         reward = _strict_checks(
             reward,
@@ -213,7 +218,11 @@ def _step(
                 ),
             ],
         )
-    history = record_action(state.history, state.step_count, action, invalid)
+    with jax.named_scope("history"):
+        history = record_action(state.history, state.step_count, action, invalid)
+        history = jax.tree.map(
+            lambda old, new: jnp.where(was_done, old, new), state.history, history
+        )
     next_state = eqx.tree_at(
         lambda s: (
             s.working_grid,
@@ -238,7 +247,7 @@ def _step(
             new_similarity,
             state.terminated | submitted,
             state.success | (submitted & exact),
-            jax.tree.map(lambda old, new: jnp.where(was_done, old, new), state.history, history),
+            history,
         ),
     )
     truncated = (next_state.step_count >= config.max_episode_steps) & ~next_state.terminated

@@ -271,49 +271,52 @@ def apply_operation(
     live = live_mask(shape)
     bounds = selection_bounds(selection)
 
-    # Paint family: fill, flood fill, clear, cut.
-    is_fill = operation < FLOOD_FILL
-    is_flood = (operation >= FLOOD_FILL) & (operation < MOVE_UP)
-    erases = (operation == CLEAR) | (operation == CUT)
-    colour = jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8)
-    flooded = flood_fill_region(grid, selection & is_flood, live)
-    painted = (selection & (is_fill | erases)) | flooded
-    new_grid = jnp.where(painted, colour, grid)
+    with jax.named_scope("paint"):  # fill, flood fill, clear, cut
+        is_fill = operation < FLOOD_FILL
+        is_flood = (operation >= FLOOD_FILL) & (operation < MOVE_UP)
+        erases = (operation == CLEAR) | (operation == CUT)
+        colour = jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8)
+        with jax.named_scope("flood_fill"):
+            flooded = flood_fill_region(grid, selection & is_flood, live)
+        painted = (selection & (is_fill | erases)) | flooded
+        new_grid = jnp.where(painted, colour, grid)
 
-    # Transform family: move, rotate, flip (read the grid), paste (reads the clipboard).
-    moves_selection = (operation >= MOVE_UP) & (operation <= FLIP_VERTICAL)
-    is_paste = operation == PASTE
-    absent = jnp.int8(-1)
-    source = jnp.where(
-        is_paste,
-        jnp.where(clipboard_mask, clipboard, absent),
-        jnp.where(selection, grid, absent),
-    )
-    row_map, col_map = source_maps(operation, bounds, clipboard_origin)
-    rotates = (operation == ROTATE_CW) | (operation == ROTATE_CCW)
-    moved = transform_cells(source, rotates, row_map, col_map)
-    vacated = jnp.where(selection & moves_selection, jnp.int8(0), grid)
-    transformed = jnp.where((moved >= 0) & live, moved, vacated)
-    new_grid = jnp.where(moves_selection | is_paste, transformed, new_grid)
+    with jax.named_scope("transform"):  # move, rotate, flip read the grid; paste the clipboard
+        moves_selection = (operation >= MOVE_UP) & (operation <= FLIP_VERTICAL)
+        is_paste = operation == PASTE
+        absent = jnp.int8(-1)
+        source = jnp.where(
+            is_paste,
+            jnp.where(clipboard_mask, clipboard, absent),
+            jnp.where(selection, grid, absent),
+        )
+        row_map, col_map = source_maps(operation, bounds, clipboard_origin)
+        rotates = (operation == ROTATE_CW) | (operation == ROTATE_CCW)
+        moved = transform_cells(source, rotates, row_map, col_map)
+        vacated = jnp.where(selection & moves_selection, jnp.int8(0), grid)
+        transformed = jnp.where((moved >= 0) & live, moved, vacated)
+        new_grid = jnp.where(moves_selection | is_paste, transformed, new_grid)
 
-    # Shape family: copy input, resize.
-    copies_input = operation == COPY_INPUT
-    new_grid = jnp.where(copies_input, input_grid, new_grid)
-    resize_bounds = selection_bounds(resize_selection)
-    resized_shape = jnp.stack([resize_bounds.bottom + 1, resize_bounds.right + 1])
-    new_shape = jnp.where(copies_input, input_shape, shape)
-    new_shape = jnp.where(operation == RESIZE, resized_shape, new_shape)
-    new_grid = jnp.where(live_mask(new_shape), new_grid, jnp.int8(0))
+    with jax.named_scope("shape"):  # copy input, resize
+        copies_input = operation == COPY_INPUT
+        new_grid = jnp.where(copies_input, input_grid, new_grid)
+        resize_bounds = selection_bounds(resize_selection)
+        resized_shape = jnp.stack([resize_bounds.bottom + 1, resize_bounds.right + 1])
+        new_shape = jnp.where(copies_input, input_shape, shape)
+        new_shape = jnp.where(operation == RESIZE, resized_shape, new_shape)
+        new_grid = jnp.where(live_mask(new_shape), new_grid, jnp.int8(0))
 
-    # Clipboard family: copy, cut.
-    stores = (operation == COPY) | (operation == CUT)
-    return GridEdit(
-        grid=new_grid,
-        shape=new_shape,
-        clipboard=jnp.where(stores, jnp.where(selection, grid, jnp.int8(0)), clipboard),
-        clipboard_mask=jnp.where(stores, selection, clipboard_mask),
-        clipboard_origin=jnp.where(stores, jnp.stack([bounds.top, bounds.left]), clipboard_origin),
-    )
+    with jax.named_scope("clipboard"):  # copy, cut
+        stores = (operation == COPY) | (operation == CUT)
+        return GridEdit(
+            grid=new_grid,
+            shape=new_shape,
+            clipboard=jnp.where(stores, jnp.where(selection, grid, jnp.int8(0)), clipboard),
+            clipboard_mask=jnp.where(stores, selection, clipboard_mask),
+            clipboard_origin=jnp.where(
+                stores, jnp.stack([bounds.top, bounds.left]), clipboard_origin
+            ),
+        )
 
 
 def needs_live_selection(operation: Int[Array, "*batch"]) -> Bool[Array, "*batch"]:

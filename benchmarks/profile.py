@@ -1,0 +1,107 @@
+"""Where the time of an ARC rollout goes, per part of the step.
+
+Runs the ``gridax bench`` scan rollout under ``jax.profiler.trace``, then attributes each
+executed XLA kernel to the innermost ``jax.named_scope`` of the step it came from
+(selection, paint, flood_fill, transform, shape, clipboard, reward, history, ...) using
+the compiled HLO's metadata, and prints milliseconds per batch step for each part.
+
+    python benchmarks/profile.py --env arc --format point --num-envs 1024 --steps 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+import re
+import tempfile
+from pathlib import Path
+
+import jax
+
+from gridax import bench
+from gridax.envs import arc
+
+SCOPES = (
+    "selection",
+    "flood_fill",
+    "paint",
+    "transform",
+    "shape",
+    "clipboard",
+    "reward",
+    "history",
+    "random_actions",
+)
+CONTAINERS = {"while", "call", "conditional"}
+INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%([\w.\-]+) = \S+ (\w[\w-]*)\(.*?op_name=\"([^\"]*)\"")
+
+
+def scope_of(op_name: str) -> str:
+    """The innermost known scope on an HLO op's path, or 'other'."""
+    parts = op_name.split("/")
+    for part in reversed(parts):
+        if part in SCOPES:
+            return part
+    return "other"
+
+
+def kernel_scopes(hlo_text: str) -> dict[str, str | None]:
+    """HLO instruction name -> scope (None for loops, whose bodies are counted instead)."""
+    scopes = {}
+    for line in hlo_text.splitlines():
+        match = INSTRUCTION.match(line)
+        if match:
+            name, opcode, op_name = match.groups()
+            scopes[name] = None if opcode in CONTAINERS else scope_of(op_name)
+    return scopes
+
+
+def profile(fmt: str, num_envs: int, num_steps: int, top: int = 10):
+    """Milliseconds per batch step by scope, and the ``top`` kernels."""
+    tasks = arc.load_tasks("arc-agi-1")
+    config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
+    states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
+    rollout = bench.make_rollout(config, num_steps)
+    jitted = jax.jit(lambda s, k: rollout(s, k))
+    scopes = kernel_scopes(jitted.lower(states, jax.random.key(1)).compile().as_text())
+    jax.block_until_ready(jitted(states, jax.random.key(1)))
+    with tempfile.TemporaryDirectory() as trace_dir:
+        jax.profiler.start_trace(trace_dir, create_perfetto_trace=True)
+        jax.block_until_ready(jitted(states, jax.random.key(2)))
+        jax.profiler.stop_trace()
+        trace = next(Path(trace_dir).rglob("*.trace.json.gz"))
+        with gzip.open(trace) as f:
+            events = json.load(f)["traceEvents"]
+    totals: dict[str, float] = collections.Counter()
+    kernels: dict[str, float] = collections.Counter()
+    for event in events:
+        name = event.get("name", "")
+        if event.get("ph") == "X" and name in scopes and scopes[name] is not None:
+            totals[scopes[name]] += event["dur"] / 1e3 / num_steps
+            kernels[f"{scopes[name]}: {name}"] += event["dur"] / 1e3 / num_steps
+    return dict(totals), kernels.most_common(top)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", choices=["arc"], default="arc")
+    parser.add_argument("--format", choices=list(bench.FORMATS), default="point")
+    parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=50)
+    parser.add_argument("--top", type=int, default=10, help="how many single kernels to list")
+    args = parser.parse_args()
+    totals, kernels = profile(args.format, args.num_envs, args.steps, args.top)
+    whole = sum(totals.values())
+    print(f"{args.env} {args.format}, {args.num_envs} envs: ms per batch step by part of the step")
+    for scope, ms in sorted(totals.items(), key=lambda item: -item[1]):
+        print(f"  {scope:<14} {ms:8.3f} ms  {100 * ms / whole:5.1f} %")
+    print(f"  {'all kernels':<14} {whole:8.3f} ms")
+    print("slowest kernels (scope: HLO name), ms per batch step")
+    for kernel, ms in kernels:
+        print(f"  {ms:8.3f}  {kernel}")
+
+
+if __name__ == "__main__":
+    main()
