@@ -17,7 +17,7 @@ demo: $(INSTALLED)
 	$(BIN)/gridax bench --quick
 
 test: $(INSTALLED)
-	$(BIN)/python -m pytest
+	GRIDAX_BENCH_SIZES=64 $(BIN)/python -m pytest
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests benchmarks examples

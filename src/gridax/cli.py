@@ -9,11 +9,6 @@ import platform
 import sys
 from pathlib import Path
 
-COMPARE_HINT = (
-    "JaxARC and ARCLE are not installed; install them with `pip install -e '.[compare]'` "
-    "(PyPI packages jaxarc and arcle) to run them side by side"
-)
-
 
 def _bench(args: argparse.Namespace) -> int:
     import jax
@@ -53,10 +48,6 @@ def _bench(args: argparse.Namespace) -> int:
     except ImportError:
         print("matplotlib is not installed: no plot (pip install matplotlib)")
     print("wrote " + ", ".join(str(p) for p in written))
-    if args.compare:
-        from gridax import compare
-
-        print(compare.run(sizes, args.steps, args.repeats) if compare.available() else COMPARE_HINT)
     return 0
 
 
@@ -73,7 +64,6 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")
     bench.add_argument("--repeats", type=int, default=3, help="timed runs; the median is kept")
     bench.add_argument("--out", default="out/bench", help="folder for bench.json/.csv/.png")
-    bench.add_argument("--compare", action="store_true", help="also run JaxARC and ARCLE")
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)
     return args.run(args)

@@ -1,0 +1,53 @@
+"""Regression benchmarks of the jitted ARC rollout (pytest-benchmark).
+
+    pytest benchmarks --benchmark-enable            # timed, with pytest-benchmark's stats
+    make test                                       # runs each once (benchmarks disabled)
+
+Each benchmark is one ``lax.scan`` rollout of ``STEPS`` steps over a batch of envs;
+``extra_info`` carries env-steps per second (pytest-benchmark's OPS times batch x steps).
+Batch sizes come from ``GRIDAX_BENCH_SIZES`` (default ``64,1024``).
+"""
+
+import os
+
+import jax
+import pytest
+
+from gridax import bench
+from gridax.envs import arc
+
+STEPS = 50
+SIZES = [int(n) for n in os.environ.get("GRIDAX_BENCH_SIZES", "64,1024").split(",")]
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return arc.load_tasks("arc-agi-1")
+
+
+def run_benchmark(benchmark, compiled, args, num_envs):
+    def once():
+        return jax.block_until_ready(compiled(*args))
+
+    benchmark.pedantic(once, rounds=3, warmup_rounds=1)
+    if benchmark.stats is not None:  # None when benchmarks are disabled
+        benchmark.extra_info["steps_per_second"] = num_envs * STEPS / benchmark.stats.stats.median
+
+
+@pytest.mark.parametrize("num_envs", SIZES)
+@pytest.mark.parametrize("fmt", bench.FORMATS)
+def test_arc_rollout(benchmark, tasks, fmt, num_envs):
+    config = arc.ArcConfig(selection_format=fmt, max_episode_steps=STEPS)
+    states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
+    compiled = bench.make_rollout(config, STEPS).lower(states, jax.random.key(1)).compile()
+    run_benchmark(benchmark, compiled, (states, jax.random.key(2)), num_envs)
+
+
+@pytest.mark.parametrize("num_envs", SIZES)
+def test_roofline(benchmark, tasks, num_envs):
+    states, _ = arc.batch_reset(
+        jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
+    )
+    args = (states.working_grid, states.target_grid, jax.random.key(1))
+    compiled = bench.make_roofline_rollout(STEPS).lower(*args).compile()
+    run_benchmark(benchmark, compiled, args, num_envs)
