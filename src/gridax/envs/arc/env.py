@@ -316,12 +316,18 @@ def _index_argument(name: str, value, upper: int | None):
     return jnp.asarray(array, dtype=jnp.int32)
 
 
-def _check_bank(tasks) -> None:
+def _reset_arguments(tasks, task_index, pair_index) -> tuple:
+    """Checks the bank and turns indices into arrays; drops the bank's static ids."""
     if not isinstance(tasks, TaskBank):
         raise TypeError(
             "tasks must be a TaskBank (from gridax.envs.arc.load_tasks), "
             f"got {type(tasks).__name__}"
         )
+    return (
+        tasks.arrays_only(),
+        _index_argument("task_index", task_index, len(tasks)),
+        _index_argument("pair_index", pair_index, None),
+    )
 
 
 def reset(key, config: ArcConfig, tasks: TaskBank, task_index=None, pair_index=None):
@@ -331,26 +337,12 @@ def reset(key, config: ArcConfig, tasks: TaskBank, task_index=None, pair_index=N
     ``"eval"`` mode) from ``key`` unless ``task_index``/``pair_index`` are given. A pair
     index past the task's pair count is clipped to its last pair.
     """
-    _check_bank(tasks)
-    return _reset_jit(
-        key,
-        config,
-        tasks.arrays_only(),
-        _index_argument("task_index", task_index, len(tasks)),
-        _index_argument("pair_index", pair_index, None),
-    )
+    return _reset_jit(key, config, *_reset_arguments(tasks, task_index, pair_index))
 
 
 def batch_reset(keys, config: ArcConfig, tasks: TaskBank, task_index=None, pair_index=None):
     """``reset`` for a batch of keys; ``task_index``/``pair_index`` may be per-env arrays."""
-    _check_bank(tasks)
-    return _batch_reset_jit(
-        keys,
-        config,
-        tasks.arrays_only(),
-        _index_argument("task_index", task_index, len(tasks)),
-        _index_argument("pair_index", pair_index, None),
-    )
+    return _batch_reset_jit(keys, config, *_reset_arguments(tasks, task_index, pair_index))
 
 
 __all__ = ["GRID_SIZE", "batch_reset", "batch_step", "observe", "reset", "step"]

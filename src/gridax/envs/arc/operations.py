@@ -252,6 +252,35 @@ def transform_cells(
     return padded[row_map].T[col_map].T
 
 
+class Family(NamedTuple):
+    """What an operation does, decoded once per env."""
+
+    paints_selection: Bool[Array, ""]  # fill, clear, cut write `colour` into the selection
+    flood: Bool[Array, ""]
+    colour: Int8[Array, ""]
+    moves_selection: Bool[Array, ""]  # move, rotate, flip
+    rotates: Bool[Array, ""]
+    pastes: Bool[Array, ""]
+    copies_input: Bool[Array, ""]
+    resizes: Bool[Array, ""]
+    stores: Bool[Array, ""]  # copy, cut fill the clipboard
+
+
+def decode(operation: Int[Array, ""]) -> Family:
+    """The family flags of an operation id (0-34 or ``NO_OP``)."""
+    return Family(
+        paints_selection=(operation < FLOOD_FILL) | (operation == CLEAR) | (operation == CUT),
+        flood=(operation >= FLOOD_FILL) & (operation < MOVE_UP),
+        colour=jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8),
+        moves_selection=(operation >= MOVE_UP) & (operation <= FLIP_VERTICAL),
+        rotates=(operation == ROTATE_CW) | (operation == ROTATE_CCW),
+        pastes=operation == PASTE,
+        copies_input=operation == COPY_INPUT,
+        resizes=operation == RESIZE,
+        stores=(operation == COPY) | (operation == CUT),
+    )
+
+
 def apply_operation(
     operation: Int[Array, ""],
     selection: Bool[Array, "30 30"],
@@ -271,46 +300,39 @@ def apply_operation(
         selection: the action's selection intersected with the live grid.
         resize_selection: the action's selection anywhere on the canvas (resize only).
     """
+    family = decode(operation)
     live = live_mask(shape)
     bounds = selection_bounds(selection)
 
     with jax.named_scope("paint"):  # fill, flood fill, clear, cut
-        is_fill = operation < FLOOD_FILL
-        is_flood = (operation >= FLOOD_FILL) & (operation < MOVE_UP)
-        erases = (operation == CLEAR) | (operation == CUT)
-        colour = jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8)
         with jax.named_scope("flood_fill"):
-            flooded = flood_fill_region(grid, selection & is_flood, live)
-        painted = (selection & (is_fill | erases)) | flooded
-        new_grid = jnp.where(painted, colour, grid)
+            flooded = flood_fill_region(grid, selection & family.flood, live)
+        painted = (selection & family.paints_selection) | flooded
+        new_grid = jnp.where(painted, family.colour, grid)
 
     with jax.named_scope("transform"):  # move, rotate, flip read the grid; paste the clipboard
-        moves_selection = (operation >= MOVE_UP) & (operation <= FLIP_VERTICAL)
-        is_paste = operation == PASTE
         absent = jnp.int8(-1)
         source = jnp.where(
-            is_paste,
+            family.pastes,
             jnp.where(clipboard_mask, clipboard, absent),
             jnp.where(selection, grid, absent),
         )
         row_map, col_map = source_maps(operation, bounds, clipboard_origin)
-        rotates = (operation == ROTATE_CW) | (operation == ROTATE_CCW)
-        moved = transform_cells(source, rotates, row_map, col_map)
-        vacated = jnp.where(selection & moves_selection, jnp.int8(0), grid)
+        moved = transform_cells(source, family.rotates, row_map, col_map)
+        vacated = jnp.where(selection & family.moves_selection, jnp.int8(0), grid)
         transformed = jnp.where((moved >= 0) & live, moved, vacated)
-        new_grid = jnp.where(moves_selection | is_paste, transformed, new_grid)
+        new_grid = jnp.where(family.moves_selection | family.pastes, transformed, new_grid)
 
     with jax.named_scope("shape"):  # copy input, resize
-        copies_input = operation == COPY_INPUT
-        new_grid = jnp.where(copies_input, input_grid, new_grid)
+        new_grid = jnp.where(family.copies_input, input_grid, new_grid)
         resize_bounds = selection_bounds(resize_selection)
         resized_shape = jnp.stack([resize_bounds.bottom + 1, resize_bounds.right + 1])
-        new_shape = jnp.where(copies_input, input_shape, shape)
-        new_shape = jnp.where(operation == RESIZE, resized_shape, new_shape)
+        new_shape = jnp.where(family.copies_input, input_shape, shape)
+        new_shape = jnp.where(family.resizes, resized_shape, new_shape)
         new_grid = jnp.where(live_mask(new_shape), new_grid, jnp.int8(0))
 
     with jax.named_scope("clipboard"):  # copy, cut
-        stores = (operation == COPY) | (operation == CUT)
+        stores = family.stores
         return GridEdit(
             grid=new_grid,
             shape=new_shape,
