@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     bench.add_argument("--rollouts", nargs="+", choices=["scan", "loop"], default=["scan", "loop"])
     bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")
-    bench.add_argument("--repeats", type=int, default=3, help="timed runs; the median is kept")
+    bench.add_argument("--repeats", type=int, default=5, help="timed runs; the median is kept")
     bench.add_argument("--out", default="out/bench", help="folder for bench.json/.csv/.png")
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)
