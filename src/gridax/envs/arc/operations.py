@@ -235,21 +235,44 @@ def source_maps(
     return on_canvas(row_map), on_canvas(col_map)
 
 
+@jax.custom_batching.custom_vmap
 def transform_cells(
-    source: Int8[Array, "H W"],
-    rotates: Bool[Array, ""],
-    row_map: Int32[Array, " H"],
-    col_map: Int32[Array, " W"],
-) -> Int8[Array, "H W"]:
+    source: Int8[Array, "*B H W"],
+    active: Bool[Array, "*B"],
+    rotates: Bool[Array, "*B"],
+    row_map: Int32[Array, "*B H"],
+    col_map: Int32[Array, "*B W"],
+) -> Int8[Array, "*B H W"]:
     """``base[row_map[i], col_map[j]]`` with ``base = source.T if rotates else source``.
 
     ``source`` holds -1 where there is nothing to move, and the padding row/column reads
-    -1 too. Two row gathers with a transpose between them: whole-row copies are far
-    cheaper on a CPU than a gather of single cells.
+    -1 too. The gather is two gathers of whole rows, far cheaper on a CPU than a gather
+    of single cells. It sits behind a batch-level ``lax.cond`` (a custom batching rule
+    keeps ``vmap`` from turning it into a select): it is skipped when no env is
+    ``active``, and it stays a kernel of its own, so XLA does not fuse the gathers into
+    (and slow down) the grid-wide kernel of the step.
     """
-    base = jnp.where(rotates, source.T, source)
-    padded = jnp.pad(base, ((0, 1), (0, 1)), constant_values=-1)
-    return padded[row_map].T[col_map].T
+
+    def gather(source, rotates, row_map, col_map):
+        base = jnp.where(rotates[..., None, None], jnp.swapaxes(source, -1, -2), source)
+        padding = [(0, 0)] * (base.ndim - 2) + [(0, 1), (0, 1)]
+        padded = jnp.pad(base, padding, constant_values=-1)
+        rows = jnp.take_along_axis(padded, row_map[..., :, None], axis=-2)
+        return jnp.take_along_axis(rows, col_map[..., None, :], axis=-1)
+
+    def nothing(source, rotates, row_map, col_map):
+        return jnp.full_like(source, -1)
+
+    return jax.lax.cond(jnp.any(active), gather, nothing, source, rotates, row_map, col_map)
+
+
+@transform_cells.def_vmap
+def _transform_cells_batch(axis_size, in_batched, *args):
+    args = [
+        x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
+        for x, batched in zip(args, in_batched, strict=True)
+    ]
+    return transform_cells(*args), True
 
 
 class Family(NamedTuple):
@@ -318,7 +341,9 @@ def apply_operation(
             jnp.where(selection, grid, absent),
         )
         row_map, col_map = source_maps(operation, bounds, clipboard_origin)
-        moved = transform_cells(source, family.rotates, row_map, col_map)
+        moved = transform_cells(
+            source, family.moves_selection | family.pastes, family.rotates, row_map, col_map
+        )
         vacated = jnp.where(selection & family.moves_selection, jnp.int8(0), grid)
         transformed = jnp.where((moved >= 0) & live, moved, vacated)
         new_grid = jnp.where(family.moves_selection | family.pastes, transformed, new_grid)
