@@ -5,13 +5,14 @@ runs every branch of a ``lax.switch``, so instead of 35 branches the operations 
 grouped into families that share one computation each:
 
 * paint: fill, flood fill, clear and cut write one colour into a region;
-* transform: move, rotate, flip and paste are one gather of source cells through an
-  affine coordinate map looked up per operation in a small table;
+* transform: move, rotate, flip and paste read their source cells through an affine
+  coordinate map looked up per operation in a small table (two row gathers);
 * shape: copy-input and resize change the live rectangle;
 * clipboard: copy and cut store the selected cells.
 
 An invalid action is turned into :data:`NO_OP` before it gets here, and every family
-leaves the grid unchanged for it.
+leaves the grid unchanged for it. The two data-dependent parts, flood fill and the
+transform gather, have custom batching rules that do their work once per batch.
 """
 
 from __future__ import annotations
@@ -201,13 +202,25 @@ def flood_fill_region(
     return unpack_rows(region.T, shape[-1]).reshape(shape)
 
 
-@flood_fill_region.def_vmap
-def _flood_fill_batch(axis_size, in_batched, grid, seeds, live):
-    grid, seeds, live = (
-        x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
-        for x, batched in zip((grid, seeds, live), in_batched, strict=True)
-    )
-    return flood_fill_region(grid, seeds, live), True
+def _whole_batch_rule(function):
+    """A ``custom_vmap`` rule that runs ``function`` once on the whole batch.
+
+    ``function`` handles any leading axes itself, so the batched call is the function
+    applied to the batched arrays (unbatched arguments are broadcast first). Nested
+    ``vmap`` works the same way, one level at a time.
+    """
+
+    def rule(axis_size, in_batched, *args):
+        args = [
+            x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
+            for x, batched in zip(args, in_batched, strict=True)
+        ]
+        return function(*args), True
+
+    return rule
+
+
+flood_fill_region.def_vmap(_whole_batch_rule(flood_fill_region))
 
 
 def source_maps(
@@ -266,13 +279,7 @@ def transform_cells(
     return jax.lax.cond(jnp.any(active), gather, nothing, source, rotates, row_map, col_map)
 
 
-@transform_cells.def_vmap
-def _transform_cells_batch(axis_size, in_batched, *args):
-    args = [
-        x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
-        for x, batched in zip(args, in_batched, strict=True)
-    ]
-    return transform_cells(*args), True
+transform_cells.def_vmap(_whole_batch_rule(transform_cells))
 
 
 class Family(NamedTuple):
