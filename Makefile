@@ -20,8 +20,8 @@ test: $(INSTALLED)
 	GRIDAX_BENCH_SIZES=64 $(BIN)/python -m pytest
 
 lint: $(INSTALLED)
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks $(wildcard examples)
+	$(BIN)/ruff format --check src tests benchmarks $(wildcard examples)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
