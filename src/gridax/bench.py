@@ -27,25 +27,29 @@ from gridax.grid import GRID_SIZE
 
 FORMATS = ("point", "bbox", "mask")
 BATCH_SIZES = (1, 16, 64, 256, 1024, 4096)
-ACTION_MIX = (
-    "random operation 0-33 (submit left out), coordinates uniform over the live grid "
-    "(resize: over the canvas); episodes of N steps rolled out N steps from reset, so "
-    "every step is live"
-)
 
 
-def random_actions(key, states: arc.ArcState, config: arc.ArcConfig, include_submit: bool = False):
+def action_mix(num_steps: int) -> str:
+    """What the benchmark's actions and rollouts are, for its output."""
+    return (
+        "random operation 0-33 (submit left out), coordinates uniform over the live grid "
+        f"(resize: over the canvas); episodes of {num_steps} steps rolled out {num_steps} "
+        "steps from reset, so every step is live"
+    )
+
+
+def random_actions(key, states: arc.ArcState, config: arc.ArcConfig):
     """One random action per env in ``config.selection_format``.
 
-    Operations are uniform over 0-34 (0-33 without submit). Coordinates are uniform over
+    Operations are uniform over 0-33: submit is left out, so that a rollout no longer
+    than the episode measures only live steps. Coordinates are uniform over
     the live grid, except for resize, whose corner is uniform over the whole canvas so
     that grids grow as well as shrink. Bbox corners are two such cells; a mask is the
     rectangle between them.
     """
     batch = states.step_count.shape[0]
     op_key, a_key, b_key = jax.random.split(key, 3)
-    num_ops = ops.NUM_OPERATIONS if include_submit else ops.SUBMIT
-    operation = jax.random.randint(op_key, (batch,), 0, num_ops, dtype=jnp.int32)
+    operation = jax.random.randint(op_key, (batch,), 0, ops.SUBMIT, dtype=jnp.int32)
     resizes = operation == ops.RESIZE
     limit = jnp.where(resizes[:, None], GRID_SIZE, states.working_shape).astype(jnp.float32)
 

@@ -27,7 +27,7 @@ def _bench(args: argparse.Namespace) -> int:
         "cpu_count": os.cpu_count(),
         "machine": platform.machine(),
         "steps_per_rollout": args.steps,
-        "action_mix": bench.ACTION_MIX.replace("N steps", f"{args.steps} steps"),
+        "action_mix": bench.action_mix(args.steps),
         "tasks": "ARC-AGI-1 training (400 tasks, 30x30 canvas)",
     }
     print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")

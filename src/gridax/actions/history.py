@@ -55,14 +55,23 @@ def record_action(
     step_count: Int[Array, ""],
     action: AbstractAction,
     invalid: Bool[Array, ""],
+    write: Bool[Array, ""] | bool = True,
 ) -> ActionHistory:
-    """Writes ``action`` into slot ``step_count % length``."""
+    """Writes ``action`` into slot ``step_count % length`` if ``write`` is true.
+
+    ``write`` only selects within the one slot, so a step that must not record (the
+    absorbing steps of a finished episode) costs no pass over the whole buffer.
+    """
     slot = step_count % history.length
+
+    def put(buffer, value):
+        return buffer.at[slot].set(jnp.where(write, value, buffer[slot]))
+
     operation = jnp.clip(action.operation, _INT16_MIN, _INT16_MAX).astype(jnp.int16)
     return ActionHistory(
-        operation=history.operation.at[slot].set(operation),
-        invalid=history.invalid.at[slot].set(invalid),
-        selection=history.selection.at[slot].set(action.history_record()),
+        operation=put(history.operation, operation),
+        invalid=put(history.invalid, invalid),
+        selection=put(history.selection, action.history_record()),
     )
 
 

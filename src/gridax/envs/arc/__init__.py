@@ -3,7 +3,7 @@
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step, observe, reset, step
 from gridax.envs.arc.operations import NUM_OPERATIONS, OPERATION_NAMES
-from gridax.envs.arc.tasks import Demonstrations, TaskBank, load_tasks, tasks_from_dict
+from gridax.envs.arc.tasks import TaskBank, TaskPairs, load_tasks, tasks_from_dict
 from gridax.envs.arc.types import ArcObservation, ArcState
 
 __all__ = [
@@ -12,8 +12,8 @@ __all__ = [
     "ArcConfig",
     "ArcObservation",
     "ArcState",
-    "Demonstrations",
     "TaskBank",
+    "TaskPairs",
     "batch_reset",
     "batch_step",
     "load_tasks",

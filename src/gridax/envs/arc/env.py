@@ -21,7 +21,7 @@ from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcObservation, ArcState
-from gridax.grid import GRID_SIZE, live_mask
+from gridax.grid import live_mask
 
 Info = dict[str, Array]
 
@@ -66,27 +66,15 @@ def _reset(
         task = jax.random.randint(task_key, (), 0, num_tasks, dtype=jnp.int32)
     else:
         task = jnp.clip(task_index, 0, num_tasks - 1).astype(jnp.int32)
-    if config.mode == "train":
-        inputs, outputs = tasks.train_inputs, tasks.train_outputs
-        input_shapes, output_shapes, counts = (
-            tasks.train_input_shapes,
-            tasks.train_output_shapes,
-            tasks.num_train,
-        )
-    else:
-        inputs, outputs = tasks.test_inputs, tasks.test_outputs
-        input_shapes, output_shapes, counts = (
-            tasks.test_input_shapes,
-            tasks.test_output_shapes,
-            tasks.num_test,
-        )
+    pairs = tasks.pairs("train" if config.mode == "train" else "test")
+    count = pairs.count[task]
     if pair_index is None:
-        pair = jax.random.randint(pair_key, (), 0, counts[task], dtype=jnp.int32)
+        pair = jax.random.randint(pair_key, (), 0, count, dtype=jnp.int32)
     else:
-        pair = jnp.clip(pair_index, 0, counts[task] - 1).astype(jnp.int32)
+        pair = jnp.clip(pair_index, 0, count - 1).astype(jnp.int32)
 
-    input_grid, input_shape = inputs[task, pair], input_shapes[task, pair]
-    target_grid, target_shape = outputs[task, pair], output_shapes[task, pair]
+    input_grid, input_shape = pairs.inputs[task, pair], pairs.input_shapes[task, pair]
+    target_grid, target_shape = pairs.outputs[task, pair], pairs.output_shapes[task, pair]
     empty_start = config.initial_grid == "empty"
     working_grid = jnp.zeros_like(input_grid) if empty_start else input_grid
     start_similarity, _ = similarity(working_grid, input_shape, target_grid, target_shape)
@@ -219,10 +207,7 @@ def _step(
             ],
         )
     with jax.named_scope("history"):
-        history = record_action(state.history, state.step_count, action, invalid)
-        history = jax.tree.map(
-            lambda old, new: jnp.where(was_done, old, new), state.history, history
-        )
+        history = record_action(state.history, state.step_count, action, invalid, write=live)
     next_state = eqx.tree_at(
         lambda s: (
             s.working_grid,
@@ -345,4 +330,4 @@ def batch_reset(keys, config: ArcConfig, tasks: TaskBank, task_index=None, pair_
     return _batch_reset_jit(keys, config, *_reset_arguments(tasks, task_index, pair_index))
 
 
-__all__ = ["GRID_SIZE", "batch_reset", "batch_step", "observe", "reset", "step"]
+__all__ = ["batch_reset", "batch_step", "observe", "reset", "step"]

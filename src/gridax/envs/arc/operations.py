@@ -150,7 +150,7 @@ def _flood_bit_rows(
     One sweep goes down the rows and back up, extending the region by whole runs of a
     row at a time; sweeps repeat while any env of the batch can still grow (on 1,024 real
     ARC grids with random seeds, the slowest env needed three sweeps, against 36 rounds of
-    growing all rows at once and 78 of cell-by-cell dilation).
+    growing all rows at once).
     """
     nothing = jnp.zeros_like(start[0])
     down_from_above = jnp.concatenate([nothing[None], down[:-1]])
@@ -225,7 +225,7 @@ flood_fill_region.def_vmap(_whole_batch_rule(flood_fill_region))
 
 def source_maps(
     operation: Int[Array, ""], bounds: Bounds, clipboard_origin: Int32[Array, "2"]
-) -> tuple[Int32[Array, " H"], Int32[Array, " W"]]:
+) -> tuple[Int32[Array, " H"], Int32[Array, " W"], Bool[Array, ""]]:
     """Row and column maps of the transform family's gather (see :func:`transform_cells`).
 
     Every transform reads source cell ``(a*i + b*j + o_r, c*i + d*j + o_c)`` for
@@ -233,6 +233,7 @@ def source_maps(
     ``a = d = 0`` (rotations). So the gather is separable: destination ``(i, j)`` reads
     ``base[row_map[i], col_map[j]]``, with ``base`` the source, or its transpose for a
     rotation. Indices off the canvas are mapped to ``GRID_SIZE``, a padding row/column.
+    Returns ``(row_map, col_map, rotates)``.
     """
     a, b, c, d = (jnp.asarray(_LINEAR)[operation, k] for k in range(4))
     v = jnp.stack([*bounds, clipboard_origin[0], clipboard_origin[1], jnp.int32(1)])
@@ -245,7 +246,7 @@ def source_maps(
     def on_canvas(m):
         return jnp.where((m >= 0) & (m < GRID_SIZE), m, GRID_SIZE)
 
-    return on_canvas(row_map), on_canvas(col_map)
+    return on_canvas(row_map), on_canvas(col_map), rotates
 
 
 @jax.custom_batching.custom_vmap
@@ -289,7 +290,6 @@ class Family(NamedTuple):
     flood: Bool[Array, ""]
     colour: Int8[Array, ""]
     moves_selection: Bool[Array, ""]  # move, rotate, flip
-    rotates: Bool[Array, ""]
     pastes: Bool[Array, ""]
     copies_input: Bool[Array, ""]
     resizes: Bool[Array, ""]
@@ -303,7 +303,6 @@ def decode(operation: Int[Array, ""]) -> Family:
         flood=(operation >= FLOOD_FILL) & (operation < MOVE_UP),
         colour=jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8),
         moves_selection=(operation >= MOVE_UP) & (operation <= FLIP_VERTICAL),
-        rotates=(operation == ROTATE_CW) | (operation == ROTATE_CCW),
         pastes=operation == PASTE,
         copies_input=operation == COPY_INPUT,
         resizes=operation == RESIZE,
@@ -347,9 +346,9 @@ def apply_operation(
             jnp.where(clipboard_mask, clipboard, absent),
             jnp.where(selection, grid, absent),
         )
-        row_map, col_map = source_maps(operation, bounds, clipboard_origin)
+        row_map, col_map, rotates = source_maps(operation, bounds, clipboard_origin)
         moved = transform_cells(
-            source, family.moves_selection | family.pastes, family.rotates, row_map, col_map
+            source, family.moves_selection | family.pastes, rotates, row_map, col_map
         )
         vacated = jnp.where(selection & family.moves_selection, jnp.int8(0), grid)
         transformed = jnp.where((moved >= 0) & live, moved, vacated)
@@ -387,7 +386,6 @@ def ignores_selection(operation: Int[Array, "*batch"]) -> Bool[Array, "*batch"]:
 
 
 __all__ = [
-    "GRID_SIZE",
     "NUM_OPERATIONS",
     "OPERATION_NAMES",
     "apply_operation",

@@ -6,6 +6,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.envs.arc.config import ArcConfig
+from gridax.grid import live_mask
 
 
 def similarity(
@@ -22,10 +23,7 @@ def similarity(
     the shapes are equal and every cell matches (i.e. similarity is exactly 1).
     """
     overlap = jnp.minimum(shape, target_shape)
-    rows = jnp.arange(grid.shape[0], dtype=jnp.int32)[:, None]
-    cols = jnp.arange(grid.shape[1], dtype=jnp.int32)[None, :]
-    in_overlap = (rows < overlap[0]) & (cols < overlap[1])
-    matches = jnp.sum(in_overlap & (grid == target), dtype=jnp.int32)
+    matches = jnp.sum(live_mask(overlap) & (grid == target), dtype=jnp.int32)
     union = shape[0] * shape[1] + target_shape[0] * target_shape[1] - overlap[0] * overlap[1]
     return matches.astype(jnp.float32) / union.astype(jnp.float32), matches == union
 

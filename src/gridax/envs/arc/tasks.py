@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 import equinox as eqx
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int, Int8, Int32
@@ -38,8 +39,8 @@ BUILTIN_SOURCES = {
 SPLITS = {"training": "train", "evaluation": "eval"}
 
 
-class Demonstrations(eqx.Module):
-    """A task's demonstration pairs, padded to the bank's largest pair count."""
+class TaskPairs(eqx.Module):
+    """Pairs of a task (or of every task), padded to the bank's largest pair count."""
 
     inputs: Int8[Array, "*batch P 30 30"]
     outputs: Int8[Array, "*batch P 30 30"]
@@ -88,16 +89,28 @@ class TaskBank(eqx.Module):
                 f"task {task_id!r} is not in bank {self.source!r} ({len(self)} tasks){suggestion}"
             ) from None
 
-    def demonstrations(self, task_index: Int[Array, "*batch"] | int) -> Demonstrations:
+    def pairs(self, part: str) -> TaskPairs:
+        """Every task's ``"train"`` (demonstration) or ``"test"`` pairs, leading axis N."""
+        if part == "train":
+            return TaskPairs(
+                self.train_inputs,
+                self.train_outputs,
+                self.train_input_shapes,
+                self.train_output_shapes,
+                self.num_train,
+            )
+        return TaskPairs(
+            self.test_inputs,
+            self.test_outputs,
+            self.test_input_shapes,
+            self.test_output_shapes,
+            self.num_test,
+        )
+
+    def demonstrations(self, task_index: Int[Array, "*batch"] | int) -> TaskPairs:
         """The demonstration pairs of task ``task_index`` (or of each index in a batch)."""
         index = jnp.asarray(task_index, dtype=jnp.int32)
-        return Demonstrations(
-            inputs=self.train_inputs[index],
-            outputs=self.train_outputs[index],
-            input_shapes=self.train_input_shapes[index],
-            output_shapes=self.train_output_shapes[index],
-            count=self.num_train[index],
-        )
+        return jax.tree.map(lambda x: x[index], self.pairs("train"))
 
     def arrays_only(self) -> TaskBank:
         """The same bank without its ids, so that banks of one shape share a compilation."""
