@@ -19,6 +19,7 @@ from pathlib import Path
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+from jaxtyping import Array, Int32
 
 from gridax.actions import BboxAction, MaskAction, PointAction
 from gridax.envs import arc
@@ -38,8 +39,8 @@ def action_mix(num_steps: int) -> str:
     )
 
 
-def random_actions(key, states: arc.ArcState, config: arc.ArcConfig):
-    """One random action per env in ``config.selection_format``.
+def random_actions(key, working_shape: Int32[Array, "batch 2"], selection_format: str):
+    """One random action per env in ``selection_format``, for grids of ``working_shape``.
 
     Operations are uniform over 0-33: submit is left out, so that a rollout no longer
     than the episode measures only live steps. Coordinates are uniform over
@@ -47,20 +48,20 @@ def random_actions(key, states: arc.ArcState, config: arc.ArcConfig):
     that grids grow as well as shrink. Bbox corners are two such cells; a mask is the
     rectangle between them.
     """
-    batch = states.step_count.shape[0]
+    batch = working_shape.shape[0]
     op_key, a_key, b_key = jax.random.split(key, 3)
     operation = jax.random.randint(op_key, (batch,), 0, ops.SUBMIT, dtype=jnp.int32)
     resizes = operation == ops.RESIZE
-    limit = jnp.where(resizes[:, None], GRID_SIZE, states.working_shape).astype(jnp.float32)
+    limit = jnp.where(resizes[:, None], GRID_SIZE, working_shape).astype(jnp.float32)
 
     def corner(k):
         return jnp.floor(jax.random.uniform(k, (batch, 2)) * limit).astype(jnp.int32)
 
     first, second = corner(a_key), corner(b_key)
-    if config.selection_format == "point":
+    if selection_format == "point":
         return PointAction(operation, first[:, 0], first[:, 1])
     boxes = BboxAction(operation, first[:, 0], first[:, 1], second[:, 0], second[:, 1])
-    if config.selection_format == "bbox":
+    if selection_format == "bbox":
         return boxes
     return MaskAction(operation, boxes.to_selection_mask())
 
@@ -71,7 +72,7 @@ def make_rollout(config: arc.ArcConfig, num_steps: int):
     def body(carry, _):
         states, key = carry
         key, action_key = jax.random.split(key)
-        actions = random_actions(action_key, states, config)
+        actions = random_actions(action_key, states.working_shape, config.selection_format)
         states, _, rewards, _, _ = arc.batch_step(states, actions, config)
         return (states, key), jnp.sum(rewards)
 
@@ -131,7 +132,7 @@ def state_bytes(states) -> int:
     return sum(leaf.nbytes for leaf in leaves) // leaves[0].shape[0]
 
 
-def _median_seconds(run: Callable[[int], object], repeats: int) -> float:
+def median_seconds(run: Callable[[int], object], repeats: int) -> float:
     timings = []
     for repeat in range(repeats):
         started = time.perf_counter()
@@ -149,7 +150,7 @@ def measure_roofline(tasks, num_envs: int, num_steps: int, repeats: int = 3) -> 
     started = time.perf_counter()
     compiled = rollout.lower(grids, targets, jax.random.key(1)).compile()
     compile_seconds = time.perf_counter() - started
-    seconds = _median_seconds(lambda r: compiled(grids, targets, jax.random.key(2 + r)), repeats)
+    seconds = median_seconds(lambda r: compiled(grids, targets, jax.random.key(2 + r)), repeats)
     return Row(
         "roofline",
         "-",
@@ -169,7 +170,7 @@ def measure_scan(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
     started = time.perf_counter()
     compiled = rollout.lower(states, jax.random.key(1)).compile()
     compile_seconds = time.perf_counter() - started
-    seconds = _median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
+    seconds = median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
     return Row(
         "arc",
         config.selection_format,
@@ -185,7 +186,9 @@ def measure_scan(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
 def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
     """A Python loop calling a jitted policy and the jitted ``batch_step`` every step."""
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
-    policy = jax.jit(lambda key, states: random_actions(key, states, config))
+    policy = jax.jit(
+        lambda key, states: random_actions(key, states.working_shape, config.selection_format)
+    )
     keys = jax.random.split(jax.random.key(1), num_steps)
 
     def run(_):
@@ -197,7 +200,7 @@ def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
     started = time.perf_counter()
     jax.block_until_ready(arc.batch_step(states, policy(keys[0], states), config))
     compile_seconds = time.perf_counter() - started
-    seconds = _median_seconds(run, repeats)
+    seconds = median_seconds(run, repeats)
     return Row(
         "arc",
         config.selection_format,
@@ -244,19 +247,23 @@ def format_table(rows: Sequence[Row]) -> str:
     lines = [header]
     for r in rows:
         fraction = "" if r.roofline_fraction is None else f"{r.roofline_fraction:.3f}"
+        # Envs that are not JAX (ARCLE) have neither a compilation nor a state pytree.
+        compiled = f"{r.compile_seconds:.2f}" if r.compile_seconds else "-"
+        size = f"{r.bytes_per_state:,}" if r.bytes_per_state else "-"
         lines.append(
             f"{r.env:<9}{r.selection_format:<7}{r.rollout:<8}{r.num_envs:>6}"
-            f"{r.steps_per_second:>13,.0f}{fraction:>12}{r.compile_seconds:>10.2f}"
-            f"{r.bytes_per_state:>12,}"
+            f"{r.steps_per_second:>13,.0f}{fraction:>12}{compiled:>10}{size:>12}"
         )
     return "\n".join(lines)
 
 
-def write_rows(rows: Sequence[Row], out_dir: Path, metadata: dict) -> list[Path]:
-    """Writes ``bench.json`` (rows and run metadata) and ``bench.csv``."""
+def write_rows(
+    rows: Sequence[Row], out_dir: Path, metadata: dict, name: str = "bench"
+) -> list[Path]:
+    """Writes ``<name>.json`` (rows and run metadata) and ``<name>.csv``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     records = [dataclasses.asdict(r) for r in rows]
-    json_path, csv_path = out_dir / "bench.json", out_dir / "bench.csv"
+    json_path, csv_path = out_dir / f"{name}.json", out_dir / f"{name}.csv"
     json_path.write_text(json.dumps({"metadata": metadata, "rows": records}, indent=2))
     with csv_path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(records[0]))

@@ -32,6 +32,8 @@ def _bench(args: argparse.Namespace) -> int:
     }
     print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")
     print(f"actions: {metadata['action_mix']}")
+    if args.compare:
+        return _compare(args, sizes, metadata)
     rows = bench.sweep(
         formats=args.formats,
         batch_sizes=sizes,
@@ -51,6 +53,32 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace, sizes: list[int], metadata: dict) -> int:
+    from rich.progress import track
+
+    from gridax import bench, compare
+
+    missing = compare.missing_anchors()
+    for name in missing:
+        print(f"{compare.ANCHORS[name]} is not installed: {compare.INSTALL_HINT}")
+    if len(missing) == len(compare.ANCHORS):
+        return 1
+    print(f"task: ARC-AGI-1 training {compare.TASK_ID} for every env")
+    rows = compare.compare(
+        formats=args.formats,
+        batch_sizes=sizes,
+        num_steps=args.steps,
+        repeats=args.repeats,
+        progress=lambda plan: track(plan, description="comparing", transient=True),
+    )
+    print(bench.format_table(rows))
+    print(compare.format_ratios(rows))
+    metadata["tasks"] = f"ARC-AGI-1 training task {compare.TASK_ID} only"
+    written = bench.write_rows(rows, Path(args.out), metadata, name="compare")
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gridax", description="gridax environments")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -63,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--rollouts", nargs="+", choices=["scan", "loop"], default=["scan", "loop"])
     bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")
     bench.add_argument("--repeats", type=int, default=5, help="timed runs; the median is kept")
+    bench.add_argument(
+        "--compare",
+        action="store_true",
+        help="also run JaxARC and ARCLE (extra 'compare') on one task and print the ratios",
+    )
     bench.add_argument("--out", default="out/bench", help="folder for bench.json/.csv/.png")
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)

@@ -22,6 +22,7 @@ from gridax.envs.arc.reward import similarity
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.grid import live_mask
+from gridax.prng import batch_key_data, key_data
 
 Info = dict[str, Array]
 
@@ -41,18 +42,6 @@ def observe(state: ArcState) -> ArcObservation:
     )
 
 
-def _key_data(key: Key[Array, ""] | UInt32[Array, 2]) -> UInt32[Array, 2]:
-    """Raw uint32 key data from a typed key or a legacy ``PRNGKey``."""
-    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
-        key = jax.random.key_data(key)
-    if key.shape != (2,) or key.dtype != jnp.uint32:
-        raise ValueError(
-            f"key must be one PRNG key (jax.random.key(seed) or jax.random.PRNGKey(seed)), "
-            f"got an array of shape {key.shape} and dtype {key.dtype}"
-        )
-    return key
-
-
 def _reset(
     key: Key[Array, ""] | UInt32[Array, 2],
     config: ArcConfig,
@@ -60,7 +49,7 @@ def _reset(
     task_index: Int[Array, ""] | None = None,
     pair_index: Int[Array, ""] | None = None,
 ) -> tuple[ArcState, ArcObservation]:
-    task_key, pair_key, next_key = jax.random.split(_key_data(key), 3)
+    task_key, pair_key, next_key = jax.random.split(key_data(key), 3)
     num_tasks = tasks.num_train.shape[0]
     if task_index is None:
         task = jax.random.randint(task_key, (), 0, num_tasks, dtype=jnp.int32)
@@ -247,13 +236,7 @@ def _step(
 
 
 def _batch_reset(keys, config, tasks, task_index=None, pair_index=None):
-    if jnp.issubdtype(keys.dtype, jax.dtypes.prng_key):
-        keys = jax.random.key_data(keys)
-    if keys.ndim != 2:
-        raise ValueError(
-            f"batch_reset takes a batch of keys (jax.random.split(key, num_envs)), "
-            f"got raw key data of shape {keys.shape}"
-        )
+    keys = batch_key_data(keys)
     batch = keys.shape[0]
 
     def per_env(index):

@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Int, Int8, Int32, UInt32
 
+from gridax.batching import whole_batch_rule
 from gridax.grid import GRID_SIZE, live_mask, pack_rows, unpack_rows
 
 FILL = 0  # 0-9: fill colour c
@@ -202,25 +203,7 @@ def flood_fill_region(
     return unpack_rows(region.T, shape[-1]).reshape(shape)
 
 
-def _whole_batch_rule(function):
-    """A ``custom_vmap`` rule that runs ``function`` once on the whole batch.
-
-    ``function`` handles any leading axes itself, so the batched call is the function
-    applied to the batched arrays (unbatched arguments are broadcast first). Nested
-    ``vmap`` works the same way, one level at a time.
-    """
-
-    def rule(axis_size, in_batched, *args):
-        args = [
-            x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
-            for x, batched in zip(args, in_batched, strict=True)
-        ]
-        return function(*args), True
-
-    return rule
-
-
-flood_fill_region.def_vmap(_whole_batch_rule(flood_fill_region))
+flood_fill_region.def_vmap(whole_batch_rule(flood_fill_region))
 
 
 def source_maps(
@@ -280,7 +263,7 @@ def transform_cells(
     return jax.lax.cond(jnp.any(active), gather, nothing, source, rotates, row_map, col_map)
 
 
-transform_cells.def_vmap(_whole_batch_rule(transform_cells))
+transform_cells.def_vmap(whole_batch_rule(transform_cells))
 
 
 class Family(NamedTuple):

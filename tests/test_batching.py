@@ -1,0 +1,45 @@
+"""gridax.batching: the batched rules agree with the per-env semantics."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.batching import cond_rare
+
+
+def _bump(operand):
+    counts, grid = operand
+    return counts + 1, grid * 2
+
+
+def test_cond_rare_single_env_is_a_cond():
+    operand = (jnp.int32(3), jnp.ones((2, 2), jnp.int8))
+    out = cond_rare(jnp.bool_(True), _bump, operand)
+    assert int(out[0]) == 4 and out[1].dtype == jnp.int8 and int(out[1].sum()) == 8
+    out = cond_rare(jnp.bool_(False), _bump, operand)
+    assert int(out[0]) == 3 and int(out[1].sum()) == 4
+
+
+def test_cond_rare_batched_selects_per_env():
+    pred = jnp.array([True, False, True])
+    counts = jnp.array([0, 10, 20], jnp.int32)
+    grid = jnp.ones((2, 2), jnp.int8)  # unbatched: broadcast to the batch
+    out = jax.jit(jax.vmap(cond_rare, in_axes=(0, None, (0, None))), static_argnums=1)(
+        pred, _bump, (counts, grid)
+    )
+    np.testing.assert_array_equal(out[0], [1, 10, 21])
+    np.testing.assert_array_equal(out[1].sum(axis=(1, 2)), [8, 4, 8])
+
+
+def test_cond_rare_batched_with_no_env_needing_it_changes_nothing():
+    pred = jnp.zeros(4, bool)
+    counts = jnp.arange(4, dtype=jnp.int32)
+    out = jax.vmap(lambda p, c: cond_rare(p, lambda x: x + 100, c))(pred, counts)
+    np.testing.assert_array_equal(out, counts)
+
+
+def test_cond_rare_nested_vmap():
+    pred = jnp.array([[True, False], [False, False]])
+    counts = jnp.zeros((2, 2), jnp.int32)
+    out = jax.vmap(jax.vmap(lambda p, c: cond_rare(p, lambda x: x + 1, c)))(pred, counts)
+    np.testing.assert_array_equal(out, [[1, 0], [0, 0]])

@@ -1,0 +1,52 @@
+"""``gridax bench --compare``: the anchors' drivers, and the message when they are missing."""
+
+import json
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from gridax import cli, compare
+from gridax.envs.arc import operations as ops
+from gridax.grid import GRID_SIZE, live_mask
+
+
+def test_missing_anchors_are_named_with_the_install_command(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(compare, "missing_anchors", lambda: list(compare.ANCHORS))
+    assert cli.main(["bench", "--compare", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "JaxARC (PyPI jaxarc) is not installed" in out
+    assert "ARCLE (PyPI arcle) is not installed" in out
+    assert "pip install 'gridax[compare]'" in out
+
+
+def test_working_shape_of_reads_the_live_rectangle():
+    shapes = jnp.array([[3, 7], [30, 30], [1, 1]], jnp.int32)
+    np.testing.assert_array_equal(compare.working_shape_of(live_mask(shapes)), shapes)
+
+
+@pytest.mark.parametrize("fmt", ["point", "bbox", "mask"])
+def test_arcle_actions_follow_the_benchmark_mix(fmt):
+    rng = np.random.default_rng(0)
+    actions = [compare._arcle_action(rng, fmt, (4, 6)) for _ in range(500)]
+    operations = {a["operation"] for a in actions}
+    assert operations == set(range(ops.SUBMIT))
+    for action in actions:
+        rows, cols = np.nonzero(action["selection"])
+        assert rows.size >= 1
+        if fmt == "point":
+            assert rows.size == 1
+        # a rectangle: its cell count is the product of its sides
+        assert rows.size == (np.ptp(rows) + 1) * (np.ptp(cols) + 1)
+        limit = (GRID_SIZE, GRID_SIZE) if action["operation"] == ops.RESIZE else (4, 6)
+        assert rows.max() < limit[0] and cols.max() < limit[1]
+
+
+def test_compare_runs_every_installed_anchor(tmp_path):
+    pytest.importorskip("jaxarc")
+    pytest.importorskip("arcle")
+    args = ["bench", "--compare", "--num-envs", "2", "--steps", "3", "--repeats", "1"]
+    assert cli.main(args + ["--formats", "bbox", "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "compare.json").read_text())["rows"]
+    assert [r["env"] for r in rows] == ["arc", "jaxarc", "arcle"]
+    assert all(r["steps_per_second"] > 0 for r in rows)
