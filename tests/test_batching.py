@@ -43,3 +43,11 @@ def test_cond_rare_nested_vmap():
     counts = jnp.zeros((2, 2), jnp.int32)
     out = jax.vmap(jax.vmap(lambda p, c: cond_rare(p, lambda x: x + 1, c)))(pred, counts)
     np.testing.assert_array_equal(out, [[1, 0], [0, 0]])
+
+
+def test_cond_rare_passes_per_env_arguments():
+    pred = jnp.array([True, False, True])
+    counts = jnp.zeros(3, jnp.int32)
+    step = jnp.array([5, 6, 7], jnp.int32)
+    out = jax.vmap(lambda p, c, s: cond_rare(p, lambda x, d: x + d, c, s))(pred, counts, step)
+    np.testing.assert_array_equal(out, [5, 0, 7])

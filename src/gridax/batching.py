@@ -38,34 +38,41 @@ def whole_batch_rule(function: Callable):
     return rule
 
 
-def cond_rare(pred, true_fun: Callable, operand):
-    """``true_fun(operand) if pred else operand``, as ``lax.cond`` for one env.
+def cond_rare(pred, true_fun: Callable, operand, *args):
+    """``true_fun(operand, *args) if pred else operand``, as ``lax.cond`` for one env.
 
     Batched, the branch runs (for the whole batch, selected per env) only when some env
     in the batch needs it; otherwise the step costs one ``any`` over ``pred``.
-    ``true_fun`` must return a pytree of the same structure, shapes and dtypes.
+    ``true_fun`` returns a pytree like ``operand`` (structure, shapes, dtypes). Pass
+    every per-env value it needs through ``args``: a custom batching rule cannot see
+    batched values that ``true_fun`` closes over.
     """
 
+    def branch(operand, args):
+        return true_fun(operand, *args)
+
+    def keep(operand, args):
+        return operand
+
     @jax.custom_batching.custom_vmap
-    def run(pred, operand):
-        return jax.lax.cond(pred, true_fun, lambda x: x, operand)
+    def run(pred, operand, args):
+        return jax.lax.cond(pred, branch, keep, operand, args)
 
     @run.def_vmap
-    def rule(axis_size, in_batched, pred, operand):
-        pred_batched, operand_batched = in_batched
-        pred, operand = broadcast_unbatched(
-            axis_size, (pred_batched, operand_batched), (pred, operand)
+    def rule(axis_size, in_batched, pred, operand, args):
+        pred, operand, args = broadcast_unbatched(
+            axis_size, list(in_batched), [pred, operand, args]
         )
 
-        def some(operand):
-            changed = jax.vmap(true_fun)(operand)
+        def some(operand, args):
+            changed = jax.vmap(branch)(operand, args)
             return jax.tree.map(
                 lambda new, old: jnp.where(pred.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
                 changed,
                 operand,
             )
 
-        out = jax.lax.cond(jnp.any(pred), some, lambda x: x, operand)
+        out = jax.lax.cond(jnp.any(pred), some, keep, operand, args)
         return out, jax.tree.map(lambda _: True, out)
 
-    return run(pred, operand)
+    return run(pred, operand, args)

@@ -213,6 +213,50 @@ def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
     )
 
 
+def make_forage_rollout(config, num_steps: int):
+    """A jitted ``lax.scan`` of random moves; observations are consumed (summed) so that
+    the compiler cannot skip them."""
+    from gridax.envs import forage
+
+    structure = config.structure()
+    step = jax.vmap(lambda state, action: forage.env._step(state, action, structure))
+
+    def body(states, key):
+        actions = jax.random.randint(key, states.time.shape, 0, forage.NUM_ACTIONS)
+        states, obs, rewards, _, _ = step(states, actions)
+        seen = sum(jnp.sum(leaf) for leaf in jax.tree.leaves(obs))
+        return states, jnp.sum(rewards) + seen
+
+    @jax.jit
+    def rollout(states, key):
+        states, totals = jax.lax.scan(body, states, jax.random.split(key, num_steps))
+        return states, jnp.sum(totals)
+
+    return rollout
+
+
+def measure_forage(env_id: str, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    from gridax.envs import forage
+
+    config = forage.make_config(env_id)
+    states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
+    rollout = make_forage_rollout(config, num_steps)
+    started = time.perf_counter()
+    compiled = rollout.lower(states, jax.random.key(1)).compile()
+    compile_seconds = time.perf_counter() - started
+    seconds = median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
+    return Row(
+        "forage",
+        env_id.removeprefix("Foragax"),
+        "scan",
+        num_envs,
+        num_steps,
+        num_envs * num_steps / seconds,
+        compile_seconds,
+        state_bytes(states),
+    )
+
+
 def sweep(
     formats: Sequence[str] = FORMATS,
     batch_sizes: Sequence[int] = BATCH_SIZES,
@@ -220,16 +264,21 @@ def sweep(
     repeats: int = 3,
     rollouts: Sequence[str] = ("scan", "loop"),
     progress: Callable | None = None,
+    forage_ids: Sequence[str] = (),
 ) -> list[Row]:
-    """Measures the roofline and every (format, batch size, rollout style) in one run."""
+    """Measures the roofline, every ARC (format, batch size, rollout style) and every
+    forage id (scan rollouts) in one run."""
     tasks = arc.load_tasks("arc-agi-1", split="training")
     plan = [("roofline", None, n) for n in batch_sizes]
     plan += [(style, fmt, n) for fmt in formats for style in rollouts for n in batch_sizes]
+    plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
     rows, roofline = [], {}
     for style, fmt, n in progress(plan) if progress else plan:
         if style == "roofline":
             row = measure_roofline(tasks, n, num_steps, repeats)
             roofline[n] = row.steps_per_second
+        elif style == "forage":
+            row = measure_forage(fmt, n, num_steps, repeats)
         else:
             config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
             measure = measure_scan if style == "scan" else measure_loop
@@ -241,7 +290,7 @@ def sweep(
 
 def format_table(rows: Sequence[Row]) -> str:
     header = (
-        f"{'env':<9}{'format':<7}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
+        f"{'env':<9}{'format':<24}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
         f"{'of roofline':>12}{'compile s':>10}{'bytes/state':>12}"
     )
     lines = [header]
@@ -251,7 +300,7 @@ def format_table(rows: Sequence[Row]) -> str:
         compiled = f"{r.compile_seconds:.2f}" if r.compile_seconds else "-"
         size = f"{r.bytes_per_state:,}" if r.bytes_per_state else "-"
         lines.append(
-            f"{r.env:<9}{r.selection_format:<7}{r.rollout:<8}{r.num_envs:>6}"
+            f"{r.env:<9}{r.selection_format:<24}{r.rollout:<8}{r.num_envs:>6}"
             f"{r.steps_per_second:>13,.0f}{fraction:>12}{compiled:>10}{size:>12}"
         )
     return "\n".join(lines)
@@ -282,7 +331,12 @@ def plot(rows: Sequence[Row], path: Path) -> Path:
     figure, axes = plt.subplots(figsize=(7, 4.5))
     series: dict[str, list[Row]] = {}
     for r in rows:
-        label = "roofline" if r.env == "roofline" else f"{r.selection_format} ({r.rollout})"
+        if r.env == "roofline":
+            label = "roofline"
+        elif r.env == "forage":
+            label = f"forage {r.selection_format}"
+        else:
+            label = f"{r.selection_format} ({r.rollout})"
         series.setdefault(label, []).append(r)
     for label, points in series.items():
         style = "k--" if label == "roofline" else "o-"
@@ -294,7 +348,7 @@ def plot(rows: Sequence[Row], path: Path) -> Path:
         yscale="log",
         xlabel="environments",
         ylabel="env-steps per second",
-        title="gridax ARC throughput",
+        title="gridax throughput",
     )
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)

@@ -41,6 +41,7 @@ def _bench(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         rollouts=rollouts,
         progress=lambda plan: track(plan, description="measuring", transient=True),
+        forage_ids=args.forage,
     )
     print(bench.format_table(rows))
     out = Path(args.out)
@@ -79,6 +80,10 @@ def _compare(args: argparse.Namespace, sizes: list[int], metadata: dict) -> int:
     return 0
 
 
+# The forage worlds with speed targets (docs/forage.md, benchmarks/RESULTS.md).
+FORAGE_IDS = ("ForagaxDiwali-v5", "ForagaxBig-v5")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gridax", description="gridax environments")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -87,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--num-envs", type=int, nargs="+", default=[1, 16, 64, 256, 1024, 4096])
     bench.add_argument(
         "--formats", nargs="+", choices=["point", "bbox", "mask"], default=["point", "bbox", "mask"]
+    )
+    bench.add_argument(
+        "--forage",
+        nargs="*",
+        default=list(FORAGE_IDS),
+        metavar="ID",
+        help="forage ids to measure (scan rollouts); none with a bare --forage",
     )
     bench.add_argument("--rollouts", nargs="+", choices=["scan", "loop"], default=["scan", "loop"])
     bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")

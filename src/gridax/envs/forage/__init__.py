@@ -1,0 +1,42 @@
+"""A foraging gridworld family for continual RL, with Foragax's ids (see docs/forage.md)."""
+
+from gridax.envs.forage.config import ForageConfig, ForageParams, Series, synthetic_temperatures
+from gridax.envs.forage.env import (
+    DOWN,
+    LEFT,
+    NUM_ACTIONS,
+    RIGHT,
+    UP,
+    ForageState,
+    batch_reset,
+    batch_step,
+    diagnostics,
+    observe,
+    reset,
+    step,
+)
+from gridax.envs.forage.objects import Biome, ObjectType
+from gridax.envs.forage.variants import make_config, registered_ids
+
+__all__ = [
+    "DOWN",
+    "LEFT",
+    "NUM_ACTIONS",
+    "RIGHT",
+    "UP",
+    "Biome",
+    "ForageConfig",
+    "ForageParams",
+    "ForageState",
+    "ObjectType",
+    "Series",
+    "batch_reset",
+    "batch_step",
+    "diagnostics",
+    "make_config",
+    "observe",
+    "registered_ids",
+    "reset",
+    "step",
+    "synthetic_temperatures",
+]

@@ -1,0 +1,420 @@
+"""Static configuration of a foraging world, and the arrays it turns into.
+
+:class:`ForageConfig` is what a user picks (an id's variant plus overrides). It splits
+in two: :class:`Structure`, the few facts that fix shapes and Python branches (the only
+thing the jitted functions see statically), and :class:`ForageParams`, every number of
+the variant as arrays carried in the state. Variants with the same structure share one
+compilation, and a batch may hold envs of different variants.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+
+import equinox as eqx
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8
+
+from gridax.envs.forage.objects import (
+    FOURIER_TERMS,
+    REGENERATED,
+    SCHEDULES,
+    TIME_VARYING,
+    WHITE,
+    Biome,
+    ObjectType,
+)
+
+OBSERVATIONS = ("object", "rgb", "color")
+# A regenerating biome keeps the reward curves of this many generations, so objects that
+# survive a regeneration keep theirs (see ForageConfig.generations_kept).
+MAX_GENERATIONS_KEPT = 64
+
+
+class Series:
+    """A hashable, immutable float32 series (a temperature record) for static config."""
+
+    def __init__(self, values):
+        array = np.asarray(values, dtype=np.float32).reshape(-1)
+        if array.size == 0 or not np.all(np.isfinite(array)):
+            raise ValueError("a temperature series must be a non-empty array of finite numbers")
+        array.setflags(write=False)
+        self.values = array
+        self._digest = hashlib.sha1(array.tobytes()).hexdigest()
+
+    def __hash__(self):
+        return hash(self._digest)
+
+    def __eq__(self, other):
+        return isinstance(other, Series) and self._digest == other._digest
+
+    def __len__(self):
+        return self.values.size
+
+    def __repr__(self):
+        return f"Series(len={self.values.size}, sha1={self._digest[:10]})"
+
+
+@functools.cache
+def synthetic_temperatures(years: int = 135, seed: int = 0) -> Series:
+    """A daily temperature record in [-1, 1] that stands in for Foragax's ECA&D data.
+
+    An annual cosine (coldest in mid January, warmest in mid July) plus day-to-day
+    weather as an AR(1) anomaly (correlation 0.7 from one day to the next), then
+    min-max scaled to [-1, 1] over the whole record, as Foragax scales its files.
+    135 years of days by default, close to the 49,317 days of its first file.
+    """
+    days = np.arange(round(years * 365.25))
+    seasonal = -np.cos(2 * np.pi * (days - 15) / 365.25)
+    noise = np.random.default_rng(seed).normal(0.0, 0.35, days.size)
+    anomaly = np.zeros(days.size)
+    for i in range(1, days.size):
+        anomaly[i] = 0.7 * anomaly[i - 1] + noise[i]
+    series = seasonal + anomaly
+    low, high = series.min(), series.max()
+    return Series(2 * (series - low) / (high - low) - 1)
+
+
+def _fail(field: str, message: str, value) -> None:
+    raise ValueError(f"ForageConfig.{field} {message}; got {value!r}")
+
+
+class Structure(eqx.Module):
+    """What fixes shapes and branches: the static argument of the jitted step."""
+
+    width: int
+    height: int
+    wrap: bool
+    aperture: tuple[int, int] | None
+    observation: str
+    episode_length: int | None
+    num_objects: int  # object ids 1..K; 0 is empty, K + 1 is padding
+    num_biomes: int
+    num_food_biomes: int
+    num_colours: int
+    generations_kept: int
+    fourier: bool
+    expiry: bool
+    dynamic_biomes: bool
+    center_reward: bool
+    hint: bool
+    temperatures: Series | None
+
+    @property
+    def padding(self) -> bool:
+        """Cells beyond a walled world's edge show in the aperture as the padding object."""
+        return not self.wrap and self.aperture is not None
+
+    @property
+    def padding_id(self) -> int:
+        return self.num_objects + 1
+
+
+class ForageParams(eqx.Module):
+    """A variant's numbers as arrays. Object tables are indexed by object id 0..K+1."""
+
+    colour: UInt8[Array, "*b K2 3"]
+    colour_channel: Int8[Array, "*b K2"]  # channel of the colour observation, -1 for none
+    blocking: Bool[Array, "*b K2"]
+    collectable: Bool[Array, "*b K2"]
+    schedule: Int8[Array, "*b K2"]
+    reward: Float32[Array, "*b K2"]
+    amplitude: Float32[Array, "*b K2"]
+    period: Float32[Array, "*b K2"]
+    phase: Float32[Array, "*b K2"]
+    repeat: Int32[Array, "*b K2"]
+    regen: Float32[Array, "*b K2 3"]  # (kind 0 none / 1 uniform / 2 normal, a, b)
+    expiry_regen: Float32[Array, "*b K2 3"]
+    expiry_time: Int32[Array, "*b K2"]  # int32 max: never
+    random_respawn: Bool[Array, "*b K2"]
+    time_varying: Bool[Array, "*b K2"]
+    regenerated: Bool[Array, "*b K2"]
+    biome_bounds: Int32[Array, "*b B 4"]  # x0, y0, x1, y1
+    frequencies: Float32[Array, "*b B K1"]
+    biome_order: Int32[Array, "*b B"]
+    biome_time_varying: Bool[Array, "*b B"]
+    biome_map: Int8[Array, "*b H W"]  # -1 outside every biome
+    region_map: Int8[Array, "*b H W"]  # food biome index, or the number of food biomes
+    deterministic_spawn: Bool[Array, "*b"]
+    threshold: Float32[Array, "*b"]
+    threshold_is_fraction: Bool[Array, "*b"]
+    spawn_empty: Float32[Array, "*b"]
+    random_shift: Int32[Array, "*b"]
+    hint_every: Int32[Array, "*b"]
+    hint_duration: Int32[Array, "*b"]
+
+
+def _delay_row(delay) -> tuple[float, float, float]:
+    if delay is None:
+        return (0.0, 0.0, 0.0)
+    kind, a, b = delay
+    return (1.0 if kind == "uniform" else 2.0, float(a), float(b))
+
+
+class ForageConfig(eqx.Module):
+    """A foraging world. Everything here is static; see ``docs/forage.md``.
+
+    Attributes:
+        name: the registered id this config came from (for printing and checkpoints).
+        width, height: world size in cells (x is the column, y the row).
+        wrap: a torus (True) or a world walled at its edges (False).
+        aperture: the agent's view, ``(h, w)`` odd sizes (an int means square), or
+            ``None`` for the whole world.
+        observation: ``"object"`` (one-hot object ids), ``"rgb"`` (colours in [0, 1]) or
+            ``"color"`` (one-hot over distinct object colours).
+        episode_length: ``None`` for a continuing world (``done`` is always false), or
+            the number of steps after which ``done`` turns true.
+        objects: the object types; their ids are 1..K in this order.
+        biomes: the biomes (see :class:`Biome`).
+        deterministic_spawn: place exactly ``ceil(cells * frequency)`` objects per biome
+            instead of one independent draw per cell.
+        biome_threshold: ``None`` for static biomes; otherwise a biome regenerates when
+            its consumption count reaches this int, or this fraction (a float) of the
+            objects it spawned.
+        biome_spawn_empty: probability that each old fourier/sine object of a
+            regenerating biome is removed.
+        center_reward: subtract from each reward the mean current reward of all food in
+            the world.
+        hint: add a one-hot of the best food biome to the observation, shown for
+            ``hint_duration`` steps every ``hint_every`` steps.
+        random_shift: the reward clock starts at a random offset in ``[0, random_shift]``.
+        temperatures: the weather objects' series (values in [-1, 1]); ``None`` uses
+            :func:`synthetic_temperatures`.
+    """
+
+    name: str
+    width: int
+    height: int
+    objects: tuple[ObjectType, ...]
+    biomes: tuple[Biome, ...]
+    wrap: bool = True
+    aperture: int | tuple[int, int] | None = (5, 5)
+    observation: str = "color"
+    episode_length: int | None = None
+    deterministic_spawn: bool = False
+    biome_threshold: int | float | None = None
+    biome_spawn_empty: float = 0.0
+    center_reward: bool = False
+    hint: bool = False
+    hint_every: int = 100
+    hint_duration: int = 4
+    random_shift: int = 0
+    temperatures: Series | None = None
+
+    def __check_init__(self):
+        for field in ("width", "height"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4096:
+                _fail(field, "must be an integer in 1..4096", value)
+        if not self.objects or not all(isinstance(o, ObjectType) for o in self.objects):
+            _fail("objects", "must be a non-empty tuple of ObjectType", self.objects)
+        if len(self.objects) > 100:
+            _fail("objects", "holds at most 100 object types", len(self.objects))
+        if not self.biomes or not all(isinstance(b, Biome) for b in self.biomes):
+            _fail("biomes", "must be a non-empty tuple of Biome", self.biomes)
+        for i, biome in enumerate(self.biomes):
+            if len(biome.frequencies) > len(self.objects):
+                _fail(f"biomes[{i}].frequencies", "has more entries than objects", biome)
+            x0, y0, x1, y1 = biome.bounds(self.width, self.height)
+            if x0 >= x1 or y0 >= y1:
+                _fail(f"biomes[{i}]", "covers no cell of the world", biome)
+        if self.aperture is not None:
+            size = self.aperture_shape
+            if not all(isinstance(s, int) and s >= 1 and s % 2 == 1 for s in size):
+                _fail("aperture", "must be None or odd positive sizes (h, w)", self.aperture)
+        if self.observation not in OBSERVATIONS:
+            _fail(
+                "observation",
+                f"must be one of {', '.join(map(repr, OBSERVATIONS))}",
+                self.observation,
+            )
+        if self.episode_length is not None and (
+            not isinstance(self.episode_length, int) or self.episode_length < 1
+        ):
+            _fail("episode_length", "must be None or an integer >= 1", self.episode_length)
+        threshold = self.biome_threshold
+        if threshold is not None and (isinstance(threshold, bool) or not threshold > 0):
+            _fail(
+                "biome_threshold", "must be None, a positive int or a positive fraction", threshold
+            )
+        if not 0.0 <= self.biome_spawn_empty <= 1.0:
+            _fail("biome_spawn_empty", "must be a probability in [0, 1]", self.biome_spawn_empty)
+        for field in ("hint_every", "hint_duration"):
+            if not isinstance(getattr(self, field), int) or getattr(self, field) < 1:
+                _fail(field, "must be an integer >= 1", getattr(self, field))
+        if not isinstance(self.random_shift, int) or self.random_shift < 0:
+            _fail("random_shift", "must be an integer >= 0", self.random_shift)
+        if self.temperatures is not None and not isinstance(self.temperatures, Series):
+            _fail("temperatures", "must be None or a Series", self.temperatures)
+
+    @property
+    def aperture_shape(self) -> tuple[int, int] | None:
+        if self.aperture is None or isinstance(self.aperture, tuple):
+            return self.aperture
+        return (self.aperture, self.aperture)
+
+    @property
+    def padding(self) -> bool:
+        return not self.wrap and self.aperture is not None
+
+    @property
+    def generations_kept(self) -> int:
+        """Reward curves kept per biome: 1 for static biomes; else the smallest power of
+        two ``R`` with ``(1 - spawn_empty) ** R < 1e-6`` (at most 64), so that an object
+        outliving ``R`` regenerations (and losing its curve) is rarer than one in a million.
+        """
+        if self.biome_threshold is None:
+            return 1
+        survive = 1.0 - self.biome_spawn_empty
+        kept = 2
+        while kept < MAX_GENERATIONS_KEPT and survive**kept >= 1e-6:
+            kept *= 2
+        return kept
+
+    def _all_objects(self) -> list[ObjectType]:
+        """Ids 0..K+1: empty, the config's objects, padding."""
+        empty = ObjectType("empty", colour=WHITE, collectable=False, regen=None)
+        padding = ObjectType(
+            "padding", colour=(0, 0, 0), blocking=True, collectable=False, regen=None
+        )
+        return [empty, *self.objects, padding]
+
+    def food_biomes(self) -> list[int]:
+        """Biomes that spawn some non-blocking object: the regions of diagnostics and hints."""
+        return [
+            i
+            for i, biome in enumerate(self.biomes)
+            if any(f > 0 and not self.objects[j].blocking for j, f in enumerate(biome.frequencies))
+        ]
+
+    def colour_channels(self) -> list[int]:
+        """Channel of each id 0..K+1 in the colour observation: distinct colours of the
+        objects (and of padding, when the aperture can see past a wall) in order of first
+        appearance; -1 for empty, and for padding when there is none."""
+        seen: dict[tuple[int, int, int], int] = {}
+        channels = [-1] + [seen.setdefault(o.colour, len(seen)) for o in self.objects]
+        padding = self._all_objects()[-1]
+        channels.append(seen.setdefault(padding.colour, len(seen)) if self.padding else -1)
+        return channels
+
+    def structure(self) -> Structure:
+        objects = self.objects
+        schedules = {o.schedule for o in objects}
+        channels = self.colour_channels()
+        return Structure(
+            width=self.width,
+            height=self.height,
+            wrap=self.wrap,
+            aperture=self.aperture_shape,
+            observation=self.observation,
+            episode_length=self.episode_length,
+            num_objects=len(objects),
+            num_biomes=len(self.biomes),
+            num_food_biomes=len(self.food_biomes()),
+            num_colours=max(channels) + 1,
+            generations_kept=self.generations_kept,
+            fourier="fourier" in schedules,
+            expiry=any(o.expiry_time is not None for o in objects),
+            dynamic_biomes=self.biome_threshold is not None,
+            center_reward=self.center_reward,
+            hint=self.hint,
+            temperatures=(self.temperatures or synthetic_temperatures())
+            if "weather" in schedules
+            else None,
+        )
+
+    def params(self) -> ForageParams:
+        """The variant's numbers as arrays (see :class:`ForageParams`)."""
+        return _params(self)
+
+
+def _biome_maps(config: ForageConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Processing order (largest first), the biome id per cell and the region per cell."""
+    bounds = [b.bounds(config.width, config.height) for b in config.biomes]
+    areas = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in bounds])
+    order = np.argsort(areas, kind="stable")[::-1]  # ties: the later biome first
+    biome_map = np.full((config.height, config.width), -1, np.int8)
+    for i in order:
+        x0, y0, x1, y1 = bounds[i]
+        biome_map[y0:y1, x0:x1] = i
+    food = config.food_biomes()
+    region_map = np.full((config.height, config.width), len(food), np.int8)
+    for region, i in enumerate(food):
+        x0, y0, x1, y1 = bounds[i]
+        region_map[y0:y1, x0:x1] = region
+    return order.astype(np.int32), biome_map, region_map
+
+
+def _params(config: ForageConfig) -> ForageParams:
+    objects = config._all_objects()
+    never = np.iinfo(np.int32).max
+    order, biome_map, region_map = _biome_maps(config)
+    frequencies = np.zeros((len(config.biomes), len(objects) - 1), np.float32)
+    for i, biome in enumerate(config.biomes):
+        frequencies[i, 1 : 1 + len(biome.frequencies)] = biome.frequencies
+    time_varying = np.array([o.schedule in TIME_VARYING for o in objects])
+    threshold = config.biome_threshold
+
+    def column(get, dtype):
+        return jnp.asarray(np.array([get(o) for o in objects], dtype=dtype))
+
+    return ForageParams(
+        colour=column(lambda o: o.colour, np.uint8),
+        colour_channel=jnp.asarray(np.array(config.colour_channels(), np.int8)),
+        blocking=column(lambda o: o.blocking, bool),
+        collectable=column(lambda o: o.collectable, bool),
+        schedule=column(lambda o: SCHEDULES.index(o.schedule), np.int8),
+        reward=column(lambda o: o.reward, np.float32),
+        amplitude=column(lambda o: o.amplitude, np.float32),
+        period=column(lambda o: o.period, np.float32),
+        phase=column(lambda o: o.phase, np.float32),
+        repeat=column(lambda o: o.repeat, np.int32),
+        regen=column(lambda o: _delay_row(o.regen), np.float32),
+        expiry_regen=column(
+            lambda o: _delay_row(o.expiry_regen if o.expiry_regen is not None else o.regen),
+            np.float32,
+        ),
+        expiry_time=column(lambda o: never if o.expiry_time is None else o.expiry_time, np.int32),
+        random_respawn=column(lambda o: o.random_respawn, bool),
+        time_varying=jnp.asarray(time_varying),
+        regenerated=column(lambda o: o.schedule in REGENERATED, bool),
+        biome_bounds=jnp.asarray(
+            np.array([b.bounds(config.width, config.height) for b in config.biomes], np.int32)
+        ),
+        frequencies=jnp.asarray(frequencies),
+        biome_order=jnp.asarray(order),
+        biome_time_varying=jnp.asarray((frequencies[:, 1:] > 0).__and__(time_varying[1:-1]).any(1)),
+        biome_map=jnp.asarray(biome_map),
+        region_map=jnp.asarray(region_map),
+        deterministic_spawn=jnp.asarray(config.deterministic_spawn),
+        threshold=jnp.asarray(0.0 if threshold is None else threshold, jnp.float32),
+        threshold_is_fraction=jnp.asarray(isinstance(threshold, float)),
+        spawn_empty=jnp.asarray(config.biome_spawn_empty, jnp.float32),
+        random_shift=jnp.asarray(config.random_shift, jnp.int32),
+        hint_every=jnp.asarray(config.hint_every, jnp.int32),
+        hint_duration=jnp.asarray(config.hint_duration, jnp.int32),
+    )
+
+
+def fourier_width() -> int:
+    """Floats per fourier curve: period, min, max, then (a_n, b_n) for each term."""
+    return 3 + 2 * FOURIER_TERMS
+
+
+def replace(config: ForageConfig, **overrides) -> ForageConfig:
+    """``config`` with fields replaced, validated again; unknown fields are named."""
+    fields = {f.name for f in dataclasses.fields(config)}
+    unknown = sorted(set(overrides) - fields)
+    if unknown:
+        import difflib
+
+        hints = [difflib.get_close_matches(u, fields, n=1) for u in unknown]
+        named = ", ".join(
+            f"{u!r}" + (f" (did you mean {h[0]!r}?)" if h else "")
+            for u, h in zip(unknown, hints, strict=True)
+        )
+        raise ValueError(f"unknown ForageConfig field {named}; fields: {', '.join(sorted(fields))}")
+    return dataclasses.replace(config, **overrides)

@@ -1,0 +1,526 @@
+"""The foraging env: functional ``reset``/``step`` and their batched forms.
+
+Cells hold what lives or will regrow there (``object``) and the state time from which it
+is visible (``ready_at``), so regrowth costs nothing until someone looks: an object
+collected in the step that starts at time ``t`` with delay ``d`` is absent from the
+``d + 1`` states that step and the next ``d`` return, and visible again after. Rare
+events (random respawn, a biome regenerating) go through
+:func:`gridax.batching.cond_rare`, so a batch pays for them only on steps where some env
+needs them.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from jaxtyping import Array, Float32, Int8, Int32, UInt8, UInt32
+
+from gridax.batching import cond_rare
+from gridax.envs.forage import world
+from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
+from gridax.prng import batch_key_data, key_data
+
+DOWN, RIGHT, UP, LEFT = range(4)
+NUM_ACTIONS = 4
+# (row, column) steps of DOWN, RIGHT, UP, LEFT: Foragax's numbering, y grows downwards.
+MOVES = ((1, 0), (0, 1), (-1, 0), (0, -1))
+_INT32_MAX = jnp.iinfo(jnp.int32).max
+
+
+def _pinned(dtype):
+    return eqx.field(converter=lambda value: jnp.asarray(value, dtype=dtype))
+
+
+class ForageState(eqx.Module):
+    """One env's state (or a batch, with a leading axis on every leaf)."""
+
+    object: Int8[Array, "*b H W"] = _pinned(jnp.int8)  # present or regrowing; 0 none
+    ready_at: Int32[Array, "*b H W"] = _pinned(jnp.int32)  # visible from this state time
+    origin: Int8[Array, "*b H W"] = _pinned(jnp.int8)  # biome whose spawn drew its curve
+    generation: Int32[Array, "*b H W"] = _pinned(jnp.int32)  # that biome's generation then
+    position: Int32[Array, "*b 2"] = _pinned(jnp.int32)  # (row y, column x)
+    time: Int32[Array, "*b"] = _pinned(jnp.int32)
+    offset: Int32[Array, "*b"] = _pinned(jnp.int32)  # reward clock = time + offset
+    biome_generation: Int32[Array, "*b B"] = _pinned(jnp.int32)
+    consumed: Int32[Array, "*b B"] = _pinned(jnp.int32)  # this generation's collections
+    spawned: Int32[Array, "*b B"] = _pinned(jnp.int32)  # objects its last spawn placed
+    # Per biome, generation slot and object id: fourier reward curves and the random
+    # colours of fourier/sine objects (kept for `generations_kept` generations).
+    curves: Float32[Array, "*b B R K2 C"] = _pinned(jnp.float32)
+    palette: UInt8[Array, "*b B R K2 3"] = _pinned(jnp.uint8)
+    key: UInt32[Array, "*b 2"] = _pinned(jnp.uint32)
+    params: ForageParams
+
+    def visible(self) -> Int8[Array, "*b H W"]:
+        """The objects an observer sees now (regrowing cells show as empty)."""
+        return jnp.where(self.ready_at <= self.time[..., None, None], self.object, 0)
+
+
+def _object_at(state: ForageState, cell, time) -> Int32[Array, ""]:
+    row, col = cell[0], cell[1]
+    present = state.ready_at[row, col] <= time
+    return jnp.where(present, state.object[row, col], 0).astype(jnp.int32)
+
+
+def _draw_generation(key, params: ForageParams, structure: Structure):
+    """Fourier curves and random colours for every object id of one biome generation."""
+    num_ids = structure.num_objects + 2
+    curve_key, colour_key = jax.random.split(key)
+    if structure.fourier:
+        curves = jax.vmap(world.draw_curve)(jax.random.split(curve_key, num_ids))
+    else:
+        curves = jnp.zeros((num_ids, 0), jnp.float32)
+    random_colours = jax.random.randint(colour_key, (num_ids, 3), 0, 256).astype(jnp.uint8)
+    colours = jnp.where(params.regenerated[:, None], random_colours, params.colour)
+    return curves, colours
+
+
+def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
+    spawn_key, draw_key, offset_key, next_key = jax.random.split(key, 4)
+    shape = (structure.height, structure.width)
+    biomes = structure.num_biomes
+
+    # Static objects first, largest biome first (smaller biomes overwrite their cells),
+    # then time-varying objects on the cells still empty: one scan over both passes.
+    def place(carry, step):
+        objects, origin = carry
+        biome, key, second_pass = step
+        inside = world.biome_cells(params, biome, structure)
+        free = jnp.where(second_pass, objects == 0, True)
+        ids = world.spawn(key, params, biome, free, structure)
+        time_varying = params.biome_time_varying[biome]
+        write = jnp.where(second_pass, (ids > 0) & time_varying, inside & ~time_varying)
+        objects = jnp.where(write, ids, objects)
+        origin = jnp.where(write, biome.astype(jnp.int8), origin)
+        return (objects, origin), None
+
+    passes = (
+        jnp.concatenate([params.biome_order, params.biome_order]),
+        jax.random.split(spawn_key, 2 * biomes),
+        jnp.arange(2 * biomes) >= biomes,
+    )
+    empty = jnp.zeros(shape, jnp.int8)
+    (objects, origin), _ = jax.lax.scan(place, (empty, empty), passes)
+    # The agent starts in the centre; a wall drawn there is removed (Foragax keeps it and
+    # starts the agent inside the wall).
+    start = (structure.height // 2, structure.width // 2)
+    under_agent = objects[start].astype(jnp.int32)
+    objects = objects.at[start].set(jnp.where(params.blocking[under_agent], 0, objects[start]))
+
+    curves, palette = jax.vmap(lambda k: _draw_generation(k, params, structure))(
+        jax.random.split(draw_key, biomes)
+    )
+    kept = structure.generations_kept
+    spawned = jax.vmap(
+        lambda b: jnp.sum(world.biome_cells(params, b, structure) & (objects > 0), dtype=jnp.int32)
+    )(jnp.arange(biomes))
+    state = ForageState(
+        object=objects,
+        ready_at=jnp.zeros(shape, jnp.int32),
+        origin=origin,
+        generation=jnp.zeros(shape, jnp.int32),
+        position=jnp.array(start, jnp.int32),
+        time=0,
+        offset=jax.random.randint(offset_key, (), 0, params.random_shift + 1),
+        biome_generation=jnp.zeros(biomes, jnp.int32),
+        consumed=jnp.zeros(biomes, jnp.int32),
+        spawned=spawned,
+        curves=jnp.repeat(curves[:, None], kept, axis=1),
+        palette=jnp.repeat(palette[:, None], kept, axis=1),
+        key=next_key,
+        params=params,
+    )
+    return state, _observe(state, structure)
+
+
+def reward_map(state: ForageState, clock, structure: Structure):
+    """Per cell: the reward collecting its visible object would pay at ``clock``
+    (uncentred), and whether it is food (a visible, non-blocking object)."""
+    params = state.params
+    visible = state.visible().astype(jnp.int32)
+    values = world.type_rewards(params, clock, structure)[visible]
+    if structure.fourier:
+        slot = state.generation % structure.generations_kept
+        curves = state.curves[state.origin.astype(jnp.int32), slot, visible]
+        fourier = world.curve_value(curves, clock // params.repeat[visible])
+        values = jnp.where(params.schedule[visible] == world.FOURIER, fourier, values)
+    food = (visible > 0) & ~params.blocking[visible]
+    return jnp.where(food, values, 0.0), food
+
+
+def _mean_food_reward(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
+    values, food = reward_map(state, clock, structure)
+    return jnp.sum(values) / jnp.maximum(jnp.sum(food), 1).astype(jnp.float32)
+
+
+def _region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
+    """Mean food reward per region: the food biomes in order, then the rest (the void)."""
+    values, food = reward_map(state, clock, structure)
+    regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
+    food_in = regions & food[..., None]
+    totals = jnp.sum(jnp.where(food_in, values[..., None], 0.0), axis=(0, 1))
+    return totals / jnp.maximum(jnp.sum(food_in, axis=(0, 1)), 1).astype(jnp.float32)
+
+
+def _respawn(state: ForageState, cell, obj, ready, key) -> ForageState:
+    """Moves the regrowing object from ``cell`` to a random empty cell of its biome (the
+    emptied cell itself included)."""
+    row, col = cell[0], cell[1]
+    params = state.params
+    emptied = state.object.at[row, col].set(0)
+    biome = params.biome_map[row, col]
+    target = world.choose_cell(key, (emptied == 0) & (params.biome_map == biome))
+    width = state.object.shape[1]
+    t_row, t_col = target // width, target % width
+    return eqx.tree_at(
+        lambda s: (s.object, s.ready_at, s.origin, s.generation),
+        state,
+        (
+            emptied.at[t_row, t_col].set(obj.astype(jnp.int8)),
+            state.ready_at.at[t_row, t_col].set(ready),
+            state.origin.at[t_row, t_col].set(state.origin[row, col]),
+            state.generation.at[t_row, t_col].set(state.generation[row, col]),
+        ),
+    )
+
+
+def _remove(state: ForageState, cell, obj, rule, key, time) -> ForageState:
+    """Takes the object at ``cell`` away; it regrows after a delay drawn from ``rule``,
+    in place or (random respawn) in a random empty cell of the same biome."""
+    delay_key, place_key = jax.random.split(key)
+    delay, permanent = world.draw_delay(delay_key, rule)
+    ready = time + delay + 2  # visible again in the state after step time + delay + 1
+    row, col = cell[0], cell[1]
+    in_place = state.object.at[row, col].set(jnp.where(permanent, 0, obj).astype(jnp.int8))
+    state = eqx.tree_at(
+        lambda s: (s.object, s.ready_at),
+        state,
+        (in_place, state.ready_at.at[row, col].set(ready)),
+    )
+    moves = state.params.random_respawn[obj] & ~permanent
+    return cond_rare(moves, _respawn, state, cell, obj, ready, place_key)
+
+
+def _expire_one(state: ForageState, time, key, structure: Structure) -> ForageState:
+    """Removes the most overdue expired object (ties: the highest row-major index), as a
+    collection without reward; at most one per step."""
+    params = state.params
+    present = (state.ready_at <= time + 1) & (state.object > 0)
+    ids = state.object.astype(jnp.int32)
+    born = jnp.maximum(state.ready_at - 1, 0)
+    overdue = (time - born) - params.expiry_time[ids]
+    eligible = present & (params.expiry_time[ids] < _INT32_MAX) & (overdue >= 0)
+    worst = jnp.max(jnp.where(eligible, overdue, -1))
+    chosen = (eligible & (overdue == worst)).reshape(-1)[::-1]
+    flat = chosen.size - 1 - jnp.argmax(chosen)
+    cell = jnp.stack([flat // structure.width, flat % structure.width]).astype(jnp.int32)
+    obj = ids.reshape(-1)[flat]
+    return cond_rare(worst >= 0, _remove, state, cell, obj, params.expiry_regen[obj], key, time)
+
+
+def _regenerate(state: ForageState, crossing, time, key, structure: Structure) -> ForageState:
+    """Every biome in ``crossing`` starts a new generation: old fourier/sine objects in its
+    rectangle survive with probability ``1 - spawn_empty``, new ones (with new curves and
+    colours) spawn on cells without a static object, and pending regrowth is cancelled."""
+    params = state.params
+    kept = structure.generations_kept
+    visible_now = state.ready_at <= time + 1
+
+    def regenerate(state: ForageState, step) -> tuple[ForageState, None]:
+        biome, key = step
+        survive_key, spawn_key, draw_key = jax.random.split(key, 3)
+        inside = world.biome_cells(params, biome, structure)
+        ids = state.object.astype(jnp.int32)
+        present = visible_now & (ids > 0)
+        regenerated = params.regenerated[ids]
+        static = inside & present & ~regenerated
+        survives = jax.random.uniform(survive_key, inside.shape) >= params.spawn_empty
+        keep = (inside & present & regenerated & survives) | static
+        new = world.spawn(spawn_key, params, biome, inside & ~static, structure).astype(jnp.int32)
+        new = jnp.where(params.regenerated[new], new, 0)
+        generation = state.biome_generation[biome] + 1
+        # Objects of this biome from `kept` generations ago lose their curve slot.
+        stale = (state.origin.astype(jnp.int32) == biome) & (state.generation <= generation - kept)
+        placed = new > 0
+        objects = jnp.where(inside, jnp.where(placed, new, jnp.where(keep, ids, 0)), ids)
+        objects = jnp.where(stale & ~placed, 0, objects)
+        curves, palette = _draw_generation(draw_key, params, structure)
+        slot = generation % kept
+        updated = eqx.tree_at(
+            lambda s: (
+                s.object,
+                s.ready_at,
+                s.origin,
+                s.generation,
+                s.biome_generation,
+                s.consumed,
+                s.spawned,
+                s.curves,
+                s.palette,
+            ),
+            state,
+            (
+                objects.astype(jnp.int8),
+                jnp.where(placed, time + 1, state.ready_at),
+                jnp.where(placed, biome.astype(jnp.int8), state.origin),
+                jnp.where(placed, generation, state.generation),
+                state.biome_generation.at[biome].set(generation),
+                state.consumed.at[biome].set(0),
+                state.spawned.at[biome].set(jnp.sum(placed, dtype=jnp.int32)),
+                state.curves.at[biome, slot].set(curves),
+                state.palette.at[biome, slot].set(palette),
+            ),
+        )
+        go = crossing[biome]
+        return jax.tree.map(lambda new, old: jnp.where(go, new, old), updated, state), None
+
+    steps = (jnp.arange(structure.num_biomes), jax.random.split(key, structure.num_biomes))
+    return jax.lax.scan(regenerate, state, steps)[0]
+
+
+def _step(state: ForageState, action, structure: Structure):
+    params = state.params
+    time = state.time
+    clock = time + state.offset
+    key, delay_key, expiry_key, biome_key = jax.random.split(state.key, 4)
+    action = jnp.asarray(action, jnp.int32)
+
+    with jax.named_scope("move"):
+        move = jnp.asarray(MOVES, jnp.int32)[jnp.clip(action, 0, NUM_ACTIONS - 1)]
+        target = state.position + move
+        size = jnp.array([structure.height, structure.width], jnp.int32)
+        if structure.wrap:
+            target = jnp.mod(target, size)
+            outside = jnp.bool_(False)
+        else:
+            outside = jnp.any((target < 0) | (target >= size))
+            target = jnp.clip(target, 0, size - 1)
+        blocked = outside | params.blocking[_object_at(state, target, time)]
+        position = jnp.where(blocked, state.position, target)
+
+    with jax.named_scope("collect"):
+        obj = _object_at(state, position, time)
+        collects = (obj > 0) & params.collectable[obj]
+        row, col = position[0], position[1]
+        value = world.type_rewards(params, clock, structure)[obj]
+        if structure.fourier:
+            curve = state.curves[
+                state.origin[row, col], state.generation[row, col] % structure.generations_kept, obj
+            ]
+            fourier = world.curve_value(curve, clock // params.repeat[obj])
+            value = jnp.where(params.schedule[obj] == world.FOURIER, fourier, value)
+        if structure.center_reward:
+            value = value - _mean_food_reward(state, clock, structure)
+        reward = jnp.where(collects, value, 0.0).astype(jnp.float32)
+
+    biome = params.biome_map[row, col].astype(jnp.int32)
+    if structure.dynamic_biomes:
+        current = state.generation[row, col] == state.biome_generation[jnp.maximum(biome, 0)]
+        counts = collects & (biome >= 0) & current
+        state = eqx.tree_at(
+            lambda s: s.consumed,
+            state,
+            state.consumed.at[jnp.maximum(biome, 0)].add(counts.astype(jnp.int32)),
+        )
+
+    with jax.named_scope("regrow"):
+        state = eqx.tree_at(lambda s: s.position, state, position)
+        state = cond_rare(
+            collects, _remove, state, position, obj, params.regen[obj], delay_key, time
+        )
+        if structure.expiry:
+            state = _expire_one(state, time, expiry_key, structure)
+
+    if structure.dynamic_biomes:
+        with jax.named_scope("biomes"):
+            consumed = state.consumed.astype(jnp.float32)
+            spawned = jnp.maximum(state.spawned, 1).astype(jnp.float32)
+            measure = jnp.where(params.threshold_is_fraction, consumed / spawned, consumed)
+            crossing = measure >= params.threshold
+            state = cond_rare(
+                jnp.any(crossing),
+                lambda s, *args: _regenerate(s, *args, structure),
+                state,
+                crossing,
+                time,
+                biome_key,
+            )
+
+    state = eqx.tree_at(lambda s: (s.time, s.key), state, (time + 1, key))
+    done = (
+        jnp.bool_(False)
+        if structure.episode_length is None
+        else state.time >= structure.episode_length
+    )
+    info = {"collected": jnp.where(collects, obj, -1), "biome": biome}
+    return state, _observe(state, structure), reward, done, info
+
+
+def _window(state: ForageState, structure: Structure) -> Int32[Array, "h w"]:
+    """Object ids the agent sees in its aperture (padding beyond a walled edge)."""
+    height, width = structure.aperture
+    rows = state.position[0] - height // 2 + jnp.arange(height)
+    cols = state.position[1] - width // 2 + jnp.arange(width)
+    if structure.wrap:
+        rows, cols = rows % structure.height, cols % structure.width
+        outside = jnp.zeros((height, width), bool)
+    else:
+        outside = ((rows < 0) | (rows >= structure.height))[:, None] | (
+            (cols < 0) | (cols >= structure.width)
+        )[None, :]
+        rows = jnp.clip(rows, 0, structure.height - 1)
+        cols = jnp.clip(cols, 0, structure.width - 1)
+    ids = jnp.where(
+        state.ready_at[rows[:, None], cols[None, :]] <= state.time,
+        state.object[rows[:, None], cols[None, :]],
+        0,
+    ).astype(jnp.int32)
+    return jnp.where(outside, structure.padding_id, ids), (rows, cols)
+
+
+def _rgb(state: ForageState, ids, cells, structure: Structure) -> Float32[Array, "h w 3"]:
+    rows, cols = cells
+    params = state.params
+    slot = state.generation[rows, cols] % structure.generations_kept
+    drawn = state.palette[state.origin[rows, cols].astype(jnp.int32), slot, ids]
+    colours = jnp.where(params.regenerated[ids][..., None], drawn, params.colour[ids])
+    return colours.astype(jnp.float32) / 255.0
+
+
+def observe(state: ForageState, config: ForageConfig):
+    """The observation of a state, as ``reset`` and ``step`` return it (docs/forage.md)."""
+    return _observe(state, config.structure())
+
+
+def _observe(state: ForageState, structure: Structure):
+    params = state.params
+    if structure.aperture is not None:
+        ids, (rows, cols) = _window(state, structure)
+        cells = (rows[:, None], cols[None, :])
+    else:
+        ids = state.visible().astype(jnp.int32)
+        rows, cols = world.cell_grid(structure)
+        cells = (rows, cols)
+    if structure.observation == "object":
+        if structure.aperture is not None:
+            channels = structure.num_objects + 1 + int(structure.padding)
+            image = jax.nn.one_hot(ids, channels, dtype=jnp.float32)
+        else:
+            objects = jax.nn.one_hot(ids - 1, structure.num_objects, dtype=jnp.float32)
+            agent = (rows == state.position[0]) & (cols == state.position[1])
+            image = jnp.concatenate([objects, agent[..., None].astype(jnp.float32)], axis=-1)
+    elif structure.observation == "color":
+        image = jax.nn.one_hot(params.colour_channel[ids], structure.num_colours, dtype=jnp.float32)
+    else:
+        image = _rgb(state, jnp.minimum(ids, structure.num_objects + 1), cells, structure)
+    if not structure.hint:
+        return image
+    return {"image": image, "hint": _hint(state, structure)}
+
+
+def _hint(state: ForageState, structure: Structure) -> Float32[Array, " F"]:
+    """One-hot of the food biome with the best mean reward, shown for ``hint_duration``
+    steps every ``hint_every`` steps (zeros otherwise)."""
+    params = state.params
+    shown = jnp.mod(state.time, params.hint_every) < params.hint_duration
+    clock = state.time + state.offset
+
+    def best(_, state, clock):
+        means = _region_means(state, clock, structure)[: structure.num_food_biomes]
+        return jax.nn.one_hot(jnp.argmax(means), structure.num_food_biomes, dtype=jnp.float32)
+
+    hidden = jnp.zeros(structure.num_food_biomes, jnp.float32)
+    return cond_rare(shown, best, hidden, state, clock)
+
+
+def diagnostics(state: ForageState, config: ForageConfig) -> dict:
+    """How well the agent is placed, computed only when asked (never inside ``step``).
+
+    For a state (or a batch): ``reward_map`` (the reward of every visible object at the
+    state's clock, 0 for empty cells and walls), ``region_means`` (mean food reward per
+    food biome, then the rest of the world), ``region`` (the agent's), ``best_region``,
+    ``regret`` (best mean minus the agent's region's) and ``rank`` (1 = the best region).
+    """
+    return _diagnostics_jit(state, config.structure())
+
+
+def _diagnostics(state: ForageState, structure: Structure) -> dict:
+    if state.time.ndim:
+        return jax.vmap(lambda s: _diagnostics(s, structure))(state)
+    clock = state.time + state.offset
+    values, _ = reward_map(state, clock, structure)
+    means = _region_means(state, clock, structure)
+    region = state.params.region_map[state.position[0], state.position[1]].astype(jnp.int32)
+    order = jnp.argsort(-means, stable=True)
+    return {
+        "reward_map": values,
+        "region_means": means,
+        "region": region,
+        "best_region": jnp.argmax(means),
+        "regret": jnp.max(means) - means[region],
+        "rank": 1 + jnp.argmax(order == region),
+    }
+
+
+_diagnostics_jit = eqx.filter_jit(_diagnostics)
+_reset_jit = eqx.filter_jit(_reset)
+_step_jit = eqx.filter_jit(_step)
+_batch_reset_jit = eqx.filter_jit(jax.vmap(_reset, in_axes=(0, 0, None)))
+_batch_step_jit = eqx.filter_jit(jax.vmap(_step, in_axes=(0, 0, None)))
+
+
+def _params_for(config: ForageConfig, params: ForageParams | None) -> ForageParams:
+    if not isinstance(config, ForageConfig):
+        raise TypeError(f"config must be a ForageConfig, got {type(config).__name__}")
+    if params is None:
+        return config.params()
+    if not isinstance(params, ForageParams):
+        raise TypeError(f"params must be ForageParams or None, got {type(params).__name__}")
+    return params
+
+
+def reset(key, config: ForageConfig, params: ForageParams | None = None):
+    """Starts a world: ``reset(key, config, params=None) -> (state, obs)``.
+
+    ``params`` defaults to ``config.params()``; pass another variant's params of the
+    same structure to reuse the compilation.
+    """
+    return _reset_jit(key_data(key), _params_for(config, params), config.structure())
+
+
+def batch_reset(keys, config: ForageConfig, params: ForageParams | None = None):
+    """``reset`` for a batch of keys; ``params`` may be shared or batched (one per env)."""
+    keys = batch_key_data(keys)
+    params = _params_for(config, params)
+    if jax.tree.leaves(params)[0].ndim == jax.tree.leaves(config.params())[0].ndim:
+        params = jax.tree.map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + x.shape), params)
+    return _batch_reset_jit(keys, params, config.structure())
+
+
+def _check_action(action, batch_shape: tuple[int, ...]) -> jax.Array:
+    array = jnp.asarray(action)
+    if not jnp.issubdtype(array.dtype, jnp.integer) or array.shape != batch_shape:
+        raise ValueError(
+            f"forage actions are integers 0-3 (DOWN, RIGHT, UP, LEFT) of shape {batch_shape}; "
+            f"got dtype {array.dtype} and shape {array.shape}"
+        )
+    return array.astype(jnp.int32)
+
+
+def step(state: ForageState, action, config: ForageConfig):
+    """``step(state, action, config) -> (state, obs, reward, done, info)``.
+
+    ``action`` is 0-3 (DOWN, RIGHT, UP, LEFT); an id outside 0-3 is clipped. ``done``
+    is false in a continuing world. ``info``: ``collected`` (object id, -1 for none) and
+    ``biome`` (the agent's biome, -1 for none).
+    """
+    return _step_jit(state, _check_action(action, tuple(state.time.shape)), config.structure())
+
+
+def batch_step(states: ForageState, actions, config: ForageConfig):
+    """``step`` over a batch: states and actions carry a leading batch axis."""
+    shape = tuple(states.time.shape)
+    if len(shape) != 1:
+        raise ValueError(f"batch_step needs a batch of states (one leading axis), got {shape}")
+    return _batch_step_jit(states, _check_action(actions, shape), config.structure())
