@@ -1,11 +1,13 @@
-"""Where the time of an ARC rollout goes, per part of the step.
+"""Where the time of a rollout goes, per part of the step.
 
 Runs the ``gridax bench`` scan rollout under ``jax.profiler.trace``, then attributes each
 executed XLA kernel to the innermost ``jax.named_scope`` of the step it came from
-(selection, paint, flood_fill, transform, shape, clipboard, reward, history, ...) using
-the compiled HLO's metadata, and prints milliseconds per batch step for each part.
+(ARC: selection, paint, flood_fill, transform, shape, clipboard, reward, history;
+forage: move, collect, center, regrow, respawn, expire, biomes, observe, hint) using the
+compiled HLO's metadata, and prints milliseconds per batch step for each part.
 
     python benchmarks/profile.py --env arc --format point --num-envs 1024 --steps 50
+    python benchmarks/profile.py --env forage --id ForagaxBig-v5 --num-envs 1024
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 import jax
 
 from gridax import bench
-from gridax.envs import arc
+from gridax.envs import arc, forage
 
 SCOPES = (
     "selection",
@@ -33,6 +35,15 @@ SCOPES = (
     "reward",
     "history",
     "random_actions",
+    "move",
+    "collect",
+    "center",
+    "regrow",
+    "respawn",
+    "expire",
+    "biomes",
+    "observe",
+    "hint",
 )
 CONTAINERS = {"while", "call", "conditional"}
 INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%([\w.\-]+) = \S+ (\w[\w-]*)\(.*?op_name=\"([^\"]*)\"")
@@ -42,6 +53,8 @@ def scope_of(op_name: str) -> str:
     """The innermost known scope on an HLO op's path, or 'other'."""
     parts = op_name.split("/")
     for part in reversed(parts):
+        while part.startswith("vmap(") and part.endswith(")"):  # scopes traced under vmap
+            part = part[len("vmap(") : -1]
         if part in SCOPES:
             return part
     return "other"
@@ -58,13 +71,22 @@ def kernel_scopes(hlo_text: str) -> dict[str, str | None]:
     return scopes
 
 
-def profile(fmt: str, num_envs: int, num_steps: int, top: int = 10):
-    """Milliseconds per batch step by scope, and the ``top`` kernels."""
+def arc_rollout(fmt: str, num_envs: int, num_steps: int):
     tasks = arc.load_tasks("arc-agi-1")
     config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     rollout = bench.make_rollout(config, num_steps)
-    jitted = jax.jit(lambda s, k: rollout(s, k))
+    return jax.jit(lambda s, k: rollout(s, k)), states
+
+
+def forage_rollout(env_id: str, num_envs: int, num_steps: int):
+    config = forage.make_config(env_id)
+    states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
+    return bench.make_forage_rollout(config, num_steps), states
+
+
+def profile(jitted, states, num_steps: int, top: int = 10):
+    """Milliseconds per batch step by scope, and the ``top`` kernels."""
     scopes = kernel_scopes(jitted.lower(states, jax.random.key(1)).compile().as_text())
     jax.block_until_ready(jitted(states, jax.random.key(1)))
     with tempfile.TemporaryDirectory() as trace_dir:
@@ -86,15 +108,22 @@ def profile(fmt: str, num_envs: int, num_steps: int, top: int = 10):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=["arc"], default="arc")
+    parser.add_argument("--env", choices=["arc", "forage"], default="arc")
     parser.add_argument("--format", choices=list(bench.FORMATS), default="point")
+    parser.add_argument("--id", default="ForagaxDiwali-v5", help="forage id (--env forage)")
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--top", type=int, default=10, help="how many single kernels to list")
     args = parser.parse_args()
-    totals, kernels = profile(args.format, args.num_envs, args.steps, args.top)
+    if args.env == "arc":
+        jitted, states = arc_rollout(args.format, args.num_envs, args.steps)
+        what = f"arc {args.format}"
+    else:
+        jitted, states = forage_rollout(args.id, args.num_envs, args.steps)
+        what = args.id
+    totals, kernels = profile(jitted, states, args.steps, args.top)
     whole = sum(totals.values())
-    print(f"{args.env} {args.format}, {args.num_envs} envs: ms per batch step by part of the step")
+    print(f"{what}, {args.num_envs} envs: ms per batch step by part of the step")
     for scope, ms in sorted(totals.items(), key=lambda item: -item[1]):
         print(f"  {scope:<14} {ms:8.3f} ms  {100 * ms / whole:5.1f} %")
     print(f"  {'all kernels':<14} {whole:8.3f} ms")

@@ -97,6 +97,7 @@ class Structure(eqx.Module):
     num_colours: int
     generations_kept: int
     fourier: bool
+    waves: bool  # sine, square or weather objects, whose rewards change every step
     expiry: bool
     dynamic_biomes: bool
     center_reward: bool
@@ -317,6 +318,7 @@ class ForageConfig(eqx.Module):
             num_colours=max(channels) + 1,
             generations_kept=self.generations_kept,
             fourier="fourier" in schedules,
+            waves=bool(schedules & {"sine", "square", "weather"}),
             expiry=any(o.expiry_time is not None for o in objects),
             dynamic_biomes=self.biome_threshold is not None,
             center_reward=self.center_reward,

@@ -11,6 +11,8 @@ needs them.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -49,6 +51,13 @@ class ForageState(eqx.Module):
     # colours of fourier/sine objects (kept for `generations_kept` generations).
     curves: Float32[Array, "*b B R K2 C"] = _pinned(jnp.float32)
     palette: UInt8[Array, "*b B R K2 3"] = _pinned(jnp.uint8)
+    # Each curve's value at the state's reward clock, refreshed only when a curve's slow
+    # clock ticks or a biome regenerates, so a step reads rewards instead of computing them.
+    curve_values: Float32[Array, "*b B R K2"] = _pinned(jnp.float32)
+    # Per cell holding food (present or regrowing): its reward now if constant or fourier,
+    # 0 for waves (added per type); -inf for empty cells and walls. Kept so that the
+    # centred reward and the hint sum a grid instead of looking up tables per cell.
+    food_value: Float32[Array, "*b H W"] = _pinned(jnp.float32)
     key: UInt32[Array, "*b 2"] = _pinned(jnp.uint32)
     params: ForageParams
 
@@ -128,87 +137,205 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
         spawned=spawned,
         curves=jnp.repeat(curves[:, None], kept, axis=1),
         palette=jnp.repeat(palette[:, None], kept, axis=1),
+        curve_values=jnp.zeros((biomes, kept, structure.num_objects + 2), jnp.float32),
+        food_value=jnp.zeros(shape, jnp.float32),
         key=next_key,
         params=params,
     )
+    state = _refresh_values(state, jnp.bool_(True))
     return state, _observe(state, structure)
 
 
+def _curve_values(curves, params: ForageParams, clock) -> Float32[Array, "B R K2"]:
+    """Every curve's value at ``clock`` (zeros when the world has no fourier objects)."""
+    if curves.shape[-1] == 0:
+        return jnp.zeros(curves.shape[:-1], jnp.float32)
+    ticks = jnp.broadcast_to(clock // params.repeat, curves.shape[:-1])
+    return world.curve_value(curves, ticks)
+
+
+def _food_values(state: ForageState, curve_values, clock) -> Float32[Array, "H W"]:
+    """``ForageState.food_value`` from scratch (see there)."""
+    params = state.params
+    ids = state.object.astype(jnp.int32)
+    values = jnp.where(params.schedule == world.CONSTANT, params.reward, 0.0)[ids]
+    slot = state.generation % curve_values.shape[1]
+    fourier = curve_values[state.origin.astype(jnp.int32), slot, ids]
+    values = jnp.where(params.schedule[ids] == world.FOURIER, fourier, values)
+    food = (ids > 0) & ~params.blocking[ids]
+    return jnp.where(food, values, -jnp.inf)
+
+
+def _refresh_values(state: ForageState, refresh) -> ForageState:
+    """Recomputes ``curve_values`` and ``food_value`` for the state's clock if ``refresh``."""
+
+    def recompute(_, state, clock):
+        values = _curve_values(state.curves, state.params, clock)
+        return values, _food_values(state, values, clock)
+
+    clock = state.time + state.offset
+    current = (state.curve_values, state.food_value)
+    values = cond_rare(refresh, recompute, current, state, clock)
+    return eqx.tree_at(lambda s: (s.curve_values, s.food_value), state, values)
+
+
+def _food_totals(state: ForageState, clock, structure: Structure, by_region: bool = False):
+    """Sum and count of the current rewards of all visible food, in the whole world or
+    per region (food biomes in order, then the rest)."""
+    params = state.params
+    food = (state.ready_at <= state.time) & (state.food_value > -jnp.inf)
+    value = jnp.where(food, state.food_value, 0.0)
+    if structure.waves:
+        waves = world.type_rewards(params, clock, structure)
+        is_wave = (params.schedule == world.SINE) | (params.schedule == world.SQUARE)
+        is_wave = is_wave | (params.schedule == world.WEATHER)
+        for obj in range(1, structure.num_objects + 1):
+            of_type = food & (state.object == obj)
+            value = value + jnp.where(of_type & is_wave[obj], waves[obj], 0.0)
+    if not by_region:
+        return jnp.sum(value), jnp.sum(food, dtype=jnp.int32)
+    regions = jax.nn.one_hot(params.region_map, structure.num_food_biomes + 1, dtype=bool)
+    in_region = regions & food[..., None]
+    totals = jnp.sum(jnp.where(in_region, value[..., None], 0.0), axis=(0, 1))
+    return totals, jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
+
+
 def reward_map(state: ForageState, clock, structure: Structure):
-    """Per cell: the reward collecting its visible object would pay at ``clock``
-    (uncentred), and whether it is food (a visible, non-blocking object)."""
+    """Per cell: the reward collecting its visible object would pay at ``clock``, the
+    state's reward clock (uncentred), and whether it is food (a visible, non-blocking
+    object)."""
     params = state.params
     visible = state.visible().astype(jnp.int32)
     values = world.type_rewards(params, clock, structure)[visible]
     if structure.fourier:
+        # Curves are shared by a biome generation: a lookup per cell, no curve evaluated.
         slot = state.generation % structure.generations_kept
-        curves = state.curves[state.origin.astype(jnp.int32), slot, visible]
-        fourier = world.curve_value(curves, clock // params.repeat[visible])
+        fourier = state.curve_values[state.origin.astype(jnp.int32), slot, visible]
         values = jnp.where(params.schedule[visible] == world.FOURIER, fourier, values)
     food = (visible > 0) & ~params.blocking[visible]
     return jnp.where(food, values, 0.0), food
 
 
 def _mean_food_reward(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
-    values, food = reward_map(state, clock, structure)
-    return jnp.sum(values) / jnp.maximum(jnp.sum(food), 1).astype(jnp.float32)
+    total, count = _food_totals(state, clock, structure)
+    return total / jnp.maximum(count, 1).astype(jnp.float32)
 
 
 def _region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
     """Mean food reward per region: the food biomes in order, then the rest (the void)."""
-    values, food = reward_map(state, clock, structure)
-    regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
-    food_in = regions & food[..., None]
-    totals = jnp.sum(jnp.where(food_in, values[..., None], 0.0), axis=(0, 1))
-    return totals / jnp.maximum(jnp.sum(food_in, axis=(0, 1)), 1).astype(jnp.float32)
+    totals, counts = _food_totals(state, clock, structure, by_region=True)
+    return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 
 
-def _respawn(state: ForageState, cell, obj, ready, key) -> ForageState:
-    """Moves the regrowing object from ``cell`` to a random empty cell of its biome (the
-    emptied cell itself included)."""
+class Cells(NamedTuple):
+    """The per-cell grids that collection, regrowth and expiry write."""
+
+    object: Int8[Array, "H W"]
+    ready_at: Int32[Array, "H W"]
+    origin: Int8[Array, "H W"]
+    generation: Int32[Array, "H W"]
+    food_value: Float32[Array, "H W"]
+
+
+def _cells(state: ForageState) -> Cells:
+    return Cells(state.object, state.ready_at, state.origin, state.generation, state.food_value)
+
+
+def _with_cells(state: ForageState, cells: Cells) -> ForageState:
+    return eqx.tree_at(lambda s: tuple(_cells(s)), state, tuple(cells))
+
+
+RESPAWN_TRIES = 16  # all miss with probability 0.6**16 ~ 3e-4 when 40 % of cells are free
+
+
+def _respawn_target(cells: Cells, params: ForageParams, cell, key) -> Int32[Array, ""]:
+    """A uniformly random empty cell (flat index) of the biome of ``cell``, which counts as
+    empty: a few random cells of the biome's rectangle are tried first, and only when
+    none fits (rare) is every cell of the world searched. Both are uniform over the
+    candidates, so the mixture is too."""
     row, col = cell[0], cell[1]
-    params = state.params
-    emptied = state.object.at[row, col].set(0)
     biome = params.biome_map[row, col]
-    target = world.choose_cell(key, (emptied == 0) & (params.biome_map == biome))
-    width = state.object.shape[1]
-    t_row, t_col = target // width, target % width
-    return eqx.tree_at(
-        lambda s: (s.object, s.ready_at, s.origin, s.generation),
-        state,
-        (
-            emptied.at[t_row, t_col].set(obj.astype(jnp.int8)),
-            state.ready_at.at[t_row, t_col].set(ready),
-            state.origin.at[t_row, t_col].set(state.origin[row, col]),
-            state.generation.at[t_row, t_col].set(state.generation[row, col]),
+    height, width = cells.object.shape
+    tries_key, exact_key = jax.random.split(key)
+    bounds = jnp.where(
+        biome >= 0, params.biome_bounds[jnp.maximum(biome, 0)], jnp.array([0, 0, width, height])
+    )
+    low = jnp.stack([bounds[1], bounds[0]])
+    high = jnp.stack([bounds[3], bounds[2]])
+    # One float per coordinate (randint spends two words per draw): uniform to 1 in 2**23.
+    spans = (high - low).astype(jnp.float32)[None]
+    draws = jax.random.uniform(tries_key, (RESPAWN_TRIES, 2))
+    picks = low[None] + jnp.floor(draws * spans).astype(jnp.int32)
+    source = jnp.all(picks == cell[None], axis=-1)
+    empty = (cells.object[picks[:, 0], picks[:, 1]] == 0) | source
+    fits = empty & (params.biome_map[picks[:, 0], picks[:, 1]] == biome)
+    first = picks[jnp.argmax(fits)]
+    tried = first[0] * width + first[1]
+
+    def search(_, object, biome_map, cell, key):
+        emptied = object.at[cell[0], cell[1]].set(0)
+        return world.choose_cell(key, (emptied == 0) & (biome_map == biome_map[cell[0], cell[1]]))
+
+    args = (cells.object, params.biome_map, cell, exact_key)
+    return cond_rare(~jnp.any(fits), search, tried, *args)
+
+
+def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, key, time) -> Cells:
+    """If ``removes``, takes the object at ``cell`` away; it regrows after a delay drawn
+    from ``rule``, in place or (random respawn) in a random empty cell of its biome
+    (``cell`` itself included).
+
+    Every grid is written once, with one scatter of at most two cells (the source and
+    the target): under ``vmap`` each scatter is a pass over the whole batch of grids.
+    """
+    delay_key, place_key = jax.random.split(key)
+    delay, permanent = world.draw_delay(delay_key, rule)
+    ready = time + delay + 2  # visible again in the state after step time + delay + 1
+    moves = removes & params.random_respawn[obj] & ~permanent
+    with jax.named_scope("respawn"):
+        target = _respawn_target(cells, params, cell, place_key)
+    width = cells.object.shape[1]
+    # Without a move the target is the source cell, so both writes say the same.
+    target = jnp.where(moves, target, cell[0] * width + cell[1])
+    rows = jnp.stack([cell[0], target // width])
+    cols = jnp.stack([cell[1], target % width])
+    same = target == cell[0] * width + cell[1]
+
+    def write(grid, source_value, target_value):
+        # On one cell the target's value wins (the object regrows where it was).
+        source_value = jnp.where(same, target_value, source_value)
+        values = jnp.stack([source_value, target_value]).astype(grid.dtype)
+        return grid.at[rows, cols].set(values)
+
+    here = cells.object[cell[0], cell[1]]
+    regrows = jnp.where(permanent, 0, obj).astype(jnp.int8)
+    return Cells(
+        write(cells.object, jnp.where(moves, 0, here), jnp.where(removes, regrows, here)),
+        write(
+            cells.ready_at,
+            cells.ready_at[cell[0], cell[1]],
+            jnp.where(removes, ready, cells.ready_at[target // width, target % width]),
+        ),
+        write(cells.origin, cells.origin[cell[0], cell[1]], cells.origin[cell[0], cell[1]]),
+        write(
+            cells.generation,
+            cells.generation[cell[0], cell[1]],
+            cells.generation[cell[0], cell[1]],
+        ),
+        write(
+            cells.food_value,
+            jnp.where(moves, -jnp.inf, cells.food_value[cell[0], cell[1]]),
+            jnp.where(permanent & removes, -jnp.inf, cells.food_value[cell[0], cell[1]]),
         ),
     )
 
 
-def _remove(state: ForageState, cell, obj, rule, key, time) -> ForageState:
-    """Takes the object at ``cell`` away; it regrows after a delay drawn from ``rule``,
-    in place or (random respawn) in a random empty cell of the same biome."""
-    delay_key, place_key = jax.random.split(key)
-    delay, permanent = world.draw_delay(delay_key, rule)
-    ready = time + delay + 2  # visible again in the state after step time + delay + 1
-    row, col = cell[0], cell[1]
-    in_place = state.object.at[row, col].set(jnp.where(permanent, 0, obj).astype(jnp.int8))
-    state = eqx.tree_at(
-        lambda s: (s.object, s.ready_at),
-        state,
-        (in_place, state.ready_at.at[row, col].set(ready)),
-    )
-    moves = state.params.random_respawn[obj] & ~permanent
-    return cond_rare(moves, _respawn, state, cell, obj, ready, place_key)
-
-
-def _expire_one(state: ForageState, time, key, structure: Structure) -> ForageState:
+def _expire_one(cells: Cells, params: ForageParams, time, key, structure: Structure) -> Cells:
     """Removes the most overdue expired object (ties: the highest row-major index), as a
     collection without reward; at most one per step."""
-    params = state.params
-    present = (state.ready_at <= time + 1) & (state.object > 0)
-    ids = state.object.astype(jnp.int32)
-    born = jnp.maximum(state.ready_at - 1, 0)
+    present = (cells.ready_at <= time + 1) & (cells.object > 0)
+    ids = cells.object.astype(jnp.int32)
+    born = jnp.maximum(cells.ready_at - 1, 0)
     overdue = (time - born) - params.expiry_time[ids]
     eligible = present & (params.expiry_time[ids] < _INT32_MAX) & (overdue >= 0)
     worst = jnp.max(jnp.where(eligible, overdue, -1))
@@ -216,7 +343,7 @@ def _expire_one(state: ForageState, time, key, structure: Structure) -> ForageSt
     flat = chosen.size - 1 - jnp.argmax(chosen)
     cell = jnp.stack([flat // structure.width, flat % structure.width]).astype(jnp.int32)
     obj = ids.reshape(-1)[flat]
-    return cond_rare(worst >= 0, _remove, state, cell, obj, params.expiry_regen[obj], key, time)
+    return _remove(cells, params, worst >= 0, cell, obj, params.expiry_regen[obj], key, time)
 
 
 def _regenerate(state: ForageState, crossing, time, key, structure: Structure) -> ForageState:
@@ -305,13 +432,12 @@ def _step(state: ForageState, action, structure: Structure):
         row, col = position[0], position[1]
         value = world.type_rewards(params, clock, structure)[obj]
         if structure.fourier:
-            curve = state.curves[
-                state.origin[row, col], state.generation[row, col] % structure.generations_kept, obj
-            ]
-            fourier = world.curve_value(curve, clock // params.repeat[obj])
+            slot = state.generation[row, col] % structure.generations_kept
+            fourier = state.curve_values[state.origin[row, col], slot, obj]
             value = jnp.where(params.schedule[obj] == world.FOURIER, fourier, value)
         if structure.center_reward:
-            value = value - _mean_food_reward(state, clock, structure)
+            with jax.named_scope("center"):
+                value = value - _mean_food_reward(state, clock, structure)
         reward = jnp.where(collects, value, 0.0).astype(jnp.float32)
 
     biome = params.biome_map[row, col].astype(jnp.int32)
@@ -326,18 +452,22 @@ def _step(state: ForageState, action, structure: Structure):
 
     with jax.named_scope("regrow"):
         state = eqx.tree_at(lambda s: s.position, state, position)
-        state = cond_rare(
-            collects, _remove, state, position, obj, params.regen[obj], delay_key, time
+        cells = _remove(
+            _cells(state), params, collects, position, obj, params.regen[obj], delay_key, time
         )
         if structure.expiry:
-            state = _expire_one(state, time, expiry_key, structure)
+            with jax.named_scope("expire"):
+                cells = _expire_one(cells, params, time, expiry_key, structure)
+        state = _with_cells(state, cells)
 
+    regenerated = jnp.bool_(False)
     if structure.dynamic_biomes:
         with jax.named_scope("biomes"):
             consumed = state.consumed.astype(jnp.float32)
             spawned = jnp.maximum(state.spawned, 1).astype(jnp.float32)
             measure = jnp.where(params.threshold_is_fraction, consumed / spawned, consumed)
             crossing = measure >= params.threshold
+            regenerated = jnp.any(crossing)
             state = cond_rare(
                 jnp.any(crossing),
                 lambda s, *args: _regenerate(s, *args, structure),
@@ -348,13 +478,19 @@ def _step(state: ForageState, action, structure: Structure):
             )
 
     state = eqx.tree_at(lambda s: (s.time, s.key), state, (time + 1, key))
+    if structure.fourier:
+        fourier = params.schedule == world.FOURIER
+        ticks = fourier & (((clock + 1) // params.repeat) != (clock // params.repeat))
+        state = _refresh_values(state, jnp.any(ticks) | regenerated)
     done = (
         jnp.bool_(False)
         if structure.episode_length is None
         else state.time >= structure.episode_length
     )
     info = {"collected": jnp.where(collects, obj, -1), "biome": biome}
-    return state, _observe(state, structure), reward, done, info
+    with jax.named_scope("observe"):
+        obs = _observe(state, structure)
+    return state, obs, reward, done, info
 
 
 def _window(state: ForageState, structure: Structure) -> Int32[Array, "h w"]:
@@ -416,7 +552,8 @@ def _observe(state: ForageState, structure: Structure):
         image = _rgb(state, jnp.minimum(ids, structure.num_objects + 1), cells, structure)
     if not structure.hint:
         return image
-    return {"image": image, "hint": _hint(state, structure)}
+    with jax.named_scope("hint"):
+        return {"image": image, "hint": _hint(state, structure)}
 
 
 def _hint(state: ForageState, structure: Structure) -> Float32[Array, " F"]:

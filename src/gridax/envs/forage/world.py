@@ -70,7 +70,9 @@ def spawn(
     # 24.000002) from adding an object.
     quota = jnp.ceil(cells * from_last - 1e-3).astype(jnp.int32)
     priority = jnp.where(inside & free, draw, jnp.where(inside, -10.0, -jnp.inf)).reshape(-1)
-    rank = jnp.argsort(jnp.argsort(-priority)).reshape(inside.shape).astype(jnp.int32)
+    order = jnp.argsort(-priority)
+    rank = jnp.zeros_like(order).at[order].set(jnp.arange(order.size, dtype=order.dtype))
+    rank = rank.reshape(inside.shape).astype(jnp.int32)
     exact = jnp.sum(rank[..., None] < quota[None, None], axis=-1, dtype=jnp.int32)
 
     ids = jnp.where(params.deterministic_spawn, exact, bernoulli)
