@@ -240,7 +240,9 @@ def test_reward_schedules_against_formulas():
 
 
 def test_fourier_curve_against_numpy():
-    curve = np.asarray(world.draw_curve(jax.random.PRNGKey(7)))
+    curve = np.asarray(
+        world.draw_curve(jax.random.uniform(jax.random.key(7), (world.CURVE_DRAWS,)))
+    )
     period, low, high = curve[:3]
     assert 10 <= period <= 1000 and period == int(period)
     a, b = curve[3::2], curve[4::2]
@@ -256,6 +258,13 @@ def test_fourier_curve_against_numpy():
         expected = 2 * (y(s) - low) / (high - low) - 1
         got = float(world.curve_value(jnp.asarray(curve), jnp.int32(step)))
         assert abs(got - expected) < 1e-4
+
+
+def test_box_muller_draws_are_standard_normal():
+    u = jax.random.uniform(jax.random.key(0), (2, 200_000))
+    z = np.asarray(world.gaussian(u[0], u[1]))
+    assert abs(z.mean()) < 0.01 and abs(z.std() - 1) < 0.01
+    assert abs(np.mean(np.abs(z) < 1.96) - 0.95) < 0.005
 
 
 def test_synthetic_temperatures_are_seasonal_and_in_range():

@@ -72,15 +72,21 @@ def _object_at(state: ForageState, cell, time) -> Int32[Array, ""]:
     return jnp.where(present, state.object[row, col], 0).astype(jnp.int32)
 
 
-def _draw_generation(key, params: ForageParams, structure: Structure):
-    """Fourier curves and random colours for every object id of one biome generation."""
+def _generation_draws(structure: Structure) -> int:
+    """Uniforms per object id that :func:`_draw_generation` needs."""
+    return (world.CURVE_DRAWS if structure.fourier else 0) + 3
+
+
+def _draw_generation(draws, params: ForageParams, structure: Structure):
+    """Fourier curves and random colours for every object id of one biome generation,
+    from uniforms ``draws[num_ids, _generation_draws(structure)]``."""
     num_ids = structure.num_objects + 2
-    curve_key, colour_key = jax.random.split(key)
+    width = world.CURVE_DRAWS if structure.fourier else 0
     if structure.fourier:
-        curves = jax.vmap(world.draw_curve)(jax.random.split(curve_key, num_ids))
+        curves = jax.vmap(world.draw_curve)(draws[:, :width])
     else:
         curves = jnp.zeros((num_ids, 0), jnp.float32)
-    random_colours = jax.random.randint(colour_key, (num_ids, 3), 0, 256).astype(jnp.uint8)
+    random_colours = jnp.floor(draws[:, width:] * 256.0).astype(jnp.uint8)
     colours = jnp.where(params.regenerated[:, None], random_colours, params.colour)
     return curves, colours
 
@@ -97,7 +103,7 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
         biome, key, second_pass = step
         inside = world.biome_cells(params, biome, structure)
         free = jnp.where(second_pass, objects == 0, True)
-        ids = world.spawn(key, params, biome, free, structure)
+        ids = world.spawn(jax.random.uniform(key, shape), params, biome, free, structure)
         time_varying = params.biome_time_varying[biome]
         write = jnp.where(second_pass, (ids > 0) & time_varying, inside & ~time_varying)
         objects = jnp.where(write, ids, objects)
@@ -117,9 +123,9 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
     under_agent = objects[start].astype(jnp.int32)
     objects = objects.at[start].set(jnp.where(params.blocking[under_agent], 0, objects[start]))
 
-    curves, palette = jax.vmap(lambda k: _draw_generation(k, params, structure))(
-        jax.random.split(draw_key, biomes)
-    )
+    num_ids = structure.num_objects + 2
+    draws = jax.random.uniform(draw_key, (biomes, num_ids, _generation_draws(structure)))
+    curves, palette = jax.vmap(lambda u: _draw_generation(u, params, structure))(draws)
     kept = structure.generations_kept
     spawned = jax.vmap(
         lambda b: jnp.sum(world.biome_cells(params, b, structure) & (objects > 0), dtype=jnp.int32)
@@ -131,7 +137,9 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
         generation=jnp.zeros(shape, jnp.int32),
         position=jnp.array(start, jnp.int32),
         time=0,
-        offset=jax.random.randint(offset_key, (), 0, params.random_shift + 1),
+        offset=jnp.floor(
+            jax.random.uniform(offset_key) * (params.random_shift + 1).astype(jnp.float32)
+        ).astype(jnp.int32),
         biome_generation=jnp.zeros(biomes, jnp.int32),
         consumed=jnp.zeros(biomes, jnp.int32),
         spawned=spawned,
@@ -248,7 +256,10 @@ def _with_cells(state: ForageState, cells: Cells) -> ForageState:
 RESPAWN_TRIES = 16  # all miss with probability 0.6**16 ~ 3e-4 when 40 % of cells are free
 
 
-def _respawn_target(cells: Cells, params: ForageParams, cell, key) -> Int32[Array, ""]:
+RANDOM_PER_REMOVAL = world.DELAY_DRAWS + 2 * RESPAWN_TRIES + 1
+
+
+def _respawn_target(cells: Cells, params: ForageParams, cell, draws) -> Int32[Array, ""]:
     """A uniformly random empty cell (flat index) of the biome of ``cell``, which counts as
     empty: a few random cells of the biome's rectangle are tried first, and only when
     none fits (rare) is every cell of the world searched. Both are uniform over the
@@ -256,7 +267,6 @@ def _respawn_target(cells: Cells, params: ForageParams, cell, key) -> Int32[Arra
     row, col = cell[0], cell[1]
     biome = params.biome_map[row, col]
     height, width = cells.object.shape
-    tries_key, exact_key = jax.random.split(key)
     bounds = jnp.where(
         biome >= 0, params.biome_bounds[jnp.maximum(biome, 0)], jnp.array([0, 0, width, height])
     )
@@ -264,36 +274,35 @@ def _respawn_target(cells: Cells, params: ForageParams, cell, key) -> Int32[Arra
     high = jnp.stack([bounds[3], bounds[2]])
     # One float per coordinate (randint spends two words per draw): uniform to 1 in 2**23.
     spans = (high - low).astype(jnp.float32)[None]
-    draws = jax.random.uniform(tries_key, (RESPAWN_TRIES, 2))
-    picks = low[None] + jnp.floor(draws * spans).astype(jnp.int32)
+    tries = draws[: 2 * RESPAWN_TRIES].reshape(RESPAWN_TRIES, 2)
+    picks = low[None] + jnp.floor(tries * spans).astype(jnp.int32)
     source = jnp.all(picks == cell[None], axis=-1)
     empty = (cells.object[picks[:, 0], picks[:, 1]] == 0) | source
     fits = empty & (params.biome_map[picks[:, 0], picks[:, 1]] == biome)
     first = picks[jnp.argmax(fits)]
     tried = first[0] * width + first[1]
 
-    def search(_, object, biome_map, cell, key):
+    def search(_, object, biome_map, cell, u):
         emptied = object.at[cell[0], cell[1]].set(0)
-        return world.choose_cell(key, (emptied == 0) & (biome_map == biome_map[cell[0], cell[1]]))
+        return world.choose_cell(u, (emptied == 0) & (biome_map == biome_map[cell[0], cell[1]]))
 
-    args = (cells.object, params.biome_map, cell, exact_key)
+    args = (cells.object, params.biome_map, cell, draws[2 * RESPAWN_TRIES])
     return cond_rare(~jnp.any(fits), search, tried, *args)
 
 
-def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, key, time) -> Cells:
+def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, draws, time) -> Cells:
     """If ``removes``, takes the object at ``cell`` away; it regrows after a delay drawn
     from ``rule``, in place or (random respawn) in a random empty cell of its biome
-    (``cell`` itself included).
+    (``cell`` itself included). ``draws``: ``RANDOM_PER_REMOVAL`` uniforms.
 
     Every grid is written once, with one scatter of at most two cells (the source and
     the target): under ``vmap`` each scatter is a pass over the whole batch of grids.
     """
-    delay_key, place_key = jax.random.split(key)
-    delay, permanent = world.draw_delay(delay_key, rule)
+    delay, permanent = world.draw_delay(draws[: world.DELAY_DRAWS], rule)
     ready = time + delay + 2  # visible again in the state after step time + delay + 1
     moves = removes & params.random_respawn[obj] & ~permanent
     with jax.named_scope("respawn"):
-        target = _respawn_target(cells, params, cell, place_key)
+        target = _respawn_target(cells, params, cell, draws[world.DELAY_DRAWS :])
     width = cells.object.shape[1]
     # Without a move the target is the source cell, so both writes say the same.
     target = jnp.where(moves, target, cell[0] * width + cell[1])
@@ -330,7 +339,7 @@ def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, key, t
     )
 
 
-def _expire_one(cells: Cells, params: ForageParams, time, key, structure: Structure) -> Cells:
+def _expire_one(cells: Cells, params: ForageParams, time, draws, structure: Structure) -> Cells:
     """Removes the most overdue expired object (ties: the highest row-major index), as a
     collection without reward; at most one per step."""
     present = (cells.ready_at <= time + 1) & (cells.object > 0)
@@ -343,7 +352,7 @@ def _expire_one(cells: Cells, params: ForageParams, time, key, structure: Struct
     flat = chosen.size - 1 - jnp.argmax(chosen)
     cell = jnp.stack([flat // structure.width, flat % structure.width]).astype(jnp.int32)
     obj = ids.reshape(-1)[flat]
-    return _remove(cells, params, worst >= 0, cell, obj, params.expiry_regen[obj], key, time)
+    return _remove(cells, params, worst >= 0, cell, obj, params.expiry_regen[obj], draws, time)
 
 
 def _regenerate(state: ForageState, crossing, time, key, structure: Structure) -> ForageState:
@@ -356,15 +365,19 @@ def _regenerate(state: ForageState, crossing, time, key, structure: Structure) -
 
     def regenerate(state: ForageState, step) -> tuple[ForageState, None]:
         biome, key = step
-        survive_key, spawn_key, draw_key = jax.random.split(key, 3)
+        cells = structure.height * structure.width
+        per_id = (structure.num_objects + 2, _generation_draws(structure))
+        draws = jax.random.uniform(key, (2 * cells + per_id[0] * per_id[1],))
+        grids = draws[: 2 * cells].reshape(2, structure.height, structure.width)
+        generation_draws = draws[2 * cells :].reshape(per_id)
         inside = world.biome_cells(params, biome, structure)
         ids = state.object.astype(jnp.int32)
         present = visible_now & (ids > 0)
         regenerated = params.regenerated[ids]
         static = inside & present & ~regenerated
-        survives = jax.random.uniform(survive_key, inside.shape) >= params.spawn_empty
+        survives = grids[0] >= params.spawn_empty
         keep = (inside & present & regenerated & survives) | static
-        new = world.spawn(spawn_key, params, biome, inside & ~static, structure).astype(jnp.int32)
+        new = world.spawn(grids[1], params, biome, inside & ~static, structure).astype(jnp.int32)
         new = jnp.where(params.regenerated[new], new, 0)
         generation = state.biome_generation[biome] + 1
         # Objects of this biome from `kept` generations ago lose their curve slot.
@@ -372,7 +385,7 @@ def _regenerate(state: ForageState, crossing, time, key, structure: Structure) -
         placed = new > 0
         objects = jnp.where(inside, jnp.where(placed, new, jnp.where(keep, ids, 0)), ids)
         objects = jnp.where(stale & ~placed, 0, objects)
-        curves, palette = _draw_generation(draw_key, params, structure)
+        curves, palette = _draw_generation(generation_draws, params, structure)
         slot = generation % kept
         updated = eqx.tree_at(
             lambda s: (
@@ -410,7 +423,9 @@ def _step(state: ForageState, action, structure: Structure):
     params = state.params
     time = state.time
     clock = time + state.offset
-    key, delay_key, expiry_key, biome_key = jax.random.split(state.key, 4)
+    key, step_key, biome_key = jax.random.split(state.key, 3)
+    # Every random number of a step from one draw (one threefry kernel).
+    draws = jax.random.uniform(step_key, (2, RANDOM_PER_REMOVAL))
     action = jnp.asarray(action, jnp.int32)
 
     with jax.named_scope("move"):
@@ -453,11 +468,11 @@ def _step(state: ForageState, action, structure: Structure):
     with jax.named_scope("regrow"):
         state = eqx.tree_at(lambda s: s.position, state, position)
         cells = _remove(
-            _cells(state), params, collects, position, obj, params.regen[obj], delay_key, time
+            _cells(state), params, collects, position, obj, params.regen[obj], draws[0], time
         )
         if structure.expiry:
             with jax.named_scope("expire"):
-                cells = _expire_one(cells, params, time, expiry_key, structure)
+                cells = _expire_one(cells, params, time, draws[1], structure)
         state = _with_cells(state, cells)
 
     regenerated = jnp.bool_(False)

@@ -11,7 +11,7 @@ import math
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
+from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.envs.forage.config import ForageParams, Structure
 from gridax.envs.forage.objects import FOURIER_TERMS, SCHEDULES
@@ -43,13 +43,14 @@ def biome_cells(params: ForageParams, biome, structure: Structure) -> Bool[Array
 
 
 def spawn(
-    key: UInt32[Array, "2"],
+    draw: Float32[Array, "H W"],
     params: ForageParams,
     biome,
     free: Bool[Array, "H W"],
     structure: Structure,
 ) -> Int8[Array, "H W"]:
-    """New object ids on the free cells of a biome's rectangle (0 where none spawns).
+    """New object ids on the free cells of a biome's rectangle (0 where none spawns),
+    from one uniform per cell (``draw``).
 
     Bernoulli spawn: each cell independently, empty with probability ``1 - sum(f)``,
     else object ``j`` with probability ``f_j``. Deterministic spawn: exactly
@@ -59,7 +60,6 @@ def spawn(
     """
     inside = biome_cells(params, biome, structure)
     frequencies = params.frequencies[biome, 1:]  # ids 1..K
-    draw = jax.random.uniform(key, inside.shape)
 
     starts = 1.0 - jnp.sum(frequencies) + jnp.cumsum(frequencies) - frequencies
     bernoulli = jnp.sum(draw[..., None] >= starts[None, None], axis=-1, dtype=jnp.int32)
@@ -79,11 +79,21 @@ def spawn(
     return jnp.where(inside & free, ids, 0).astype(jnp.int8)
 
 
-def draw_curve(key: UInt32[Array, "2"]) -> Float32[Array, " C"]:
-    """A fourier reward curve: [period, min, max, a_1, b_1, ..., a_10, b_10]."""
-    period_key, coefficient_key = jax.random.split(key)
-    period = jax.random.randint(period_key, (), 10, 1001).astype(jnp.float32)
-    coefficients = jax.random.normal(coefficient_key, (2, FOURIER_TERMS)) / _HARMONICS[None]
+def gaussian(u1, u2):
+    """Standard normal draws from two uniforms in [0, 1) (Box-Muller). Cheaper to compile
+    than ``jax.random.normal``, and lets one uniform draw feed a whole step."""
+    return jnp.sqrt(-2.0 * jnp.log1p(-u1)) * jnp.cos((2 * math.pi) * u2)
+
+
+CURVE_DRAWS = 1 + 4 * FOURIER_TERMS  # uniforms per curve: period, then 2 per coefficient
+
+
+def draw_curve(u: Float32[Array, " D"]) -> Float32[Array, " C"]:
+    """A fourier reward curve from ``CURVE_DRAWS`` uniforms:
+    [period, min, max, a_1, b_1, ..., a_10, b_10]."""
+    period = jnp.floor(10.0 + u[0] * 991.0)  # uniform in 10..1000
+    pairs = u[1:].reshape(2, 2, FOURIER_TERMS)
+    coefficients = gaussian(pairs[0], pairs[1]) / _HARMONICS[None]
     # An elementwise sum rather than a matmul: the same bits batched or not.
     samples = jnp.sum(jnp.asarray(_SAMPLE_BASIS) * coefficients.reshape(1, -1), axis=1)
     interleaved = coefficients.T.reshape(-1)  # a_1, b_1, a_2, b_2, ...
@@ -121,21 +131,24 @@ def type_rewards(
     return params.reward + value
 
 
-def draw_delay(key: UInt32[Array, "2"], rule: Float32[Array, "3"]):
-    """``(delay, permanent)`` from a regrowth rule ``(kind, a, b)``: kind 1 draws an integer
-    in ``[a, b)`` (``a`` when equal), kind 2 ``max(0, floor(a + b * N(0, 1)))``, kind 0 is
-    permanent removal."""
+DELAY_DRAWS = 3
+
+
+def draw_delay(u: Float32[Array, "3"], rule: Float32[Array, "3"]):
+    """``(delay, permanent)`` from three uniforms and a regrowth rule ``(kind, a, b)``:
+    kind 1 draws an integer in ``[a, b)`` (``a`` when equal), kind 2
+    ``max(0, floor(a + b * N(0, 1)))``, kind 0 is permanent removal."""
     kind, a, b = rule[0], rule[1], rule[2]
-    uniform_key, normal_key = jax.random.split(key)
-    uniform = jnp.floor(a + jax.random.uniform(uniform_key) * (b - a))
-    normal = jnp.maximum(0.0, jnp.floor(a + b * jax.random.normal(normal_key)))
+    uniform = jnp.floor(a + u[0] * (b - a))
+    normal = jnp.maximum(0.0, jnp.floor(a + b * gaussian(u[1], u[2])))
     delay = jnp.where(kind == 2, normal, uniform).astype(jnp.int32)
     return delay, kind == 0
 
 
-def choose_cell(key: UInt32[Array, "2"], candidates: Bool[Array, "H W"]) -> Int32[Array, ""]:
-    """A uniformly random candidate cell as a flat index (0 when there is none)."""
+def choose_cell(u: Float32[Array, ""], candidates: Bool[Array, "H W"]) -> Int32[Array, ""]:
+    """A uniformly random candidate cell as a flat index, from one uniform (0 when there
+    is no candidate)."""
     flat = candidates.reshape(-1)
     count = jnp.sum(flat, dtype=jnp.int32)
-    pick = jax.random.randint(key, (), 0, jnp.maximum(count, 1))
+    pick = jnp.floor(u * count.astype(jnp.float32)).astype(jnp.int32)
     return jnp.argmax(jnp.cumsum(flat, dtype=jnp.int32) > pick).astype(jnp.int32)
