@@ -1,4 +1,4 @@
-"""Regression benchmarks of the jitted ARC rollout (pytest-benchmark).
+"""Regression benchmarks of the jitted ARC and forage rollouts (pytest-benchmark).
 
     pytest benchmarks --benchmark-enable            # timed, with pytest-benchmark's stats
     make test                                       # runs each once (benchmarks disabled)
@@ -14,7 +14,7 @@ import jax
 import pytest
 
 from gridax import bench
-from gridax.envs import arc
+from gridax.envs import arc, forage
 
 STEPS = 50
 SIZES = [int(n) for n in os.environ.get("GRIDAX_BENCH_SIZES", "64,1024").split(",")]
@@ -51,3 +51,13 @@ def test_roofline(benchmark, tasks, num_envs):
     args = (states.working_grid, states.target_grid, jax.random.key(1))
     compiled = bench.make_roofline_rollout(STEPS).lower(*args).compile()
     run_benchmark(benchmark, compiled, args, num_envs)
+
+
+@pytest.mark.parametrize("num_envs", SIZES)
+@pytest.mark.parametrize("env_id", ["ForagaxDiwali-v5", "ForagaxBig-v5"])
+def test_forage_rollout(benchmark, env_id, num_envs):
+    config = forage.make_config(env_id)
+    states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
+    rollout = bench.make_forage_rollout(config, STEPS)
+    compiled = rollout.lower(states, jax.random.key(1)).compile()
+    run_benchmark(benchmark, compiled, (states, jax.random.key(2)), num_envs)
