@@ -17,6 +17,7 @@ def test_missing_anchors_are_named_with_the_install_command(capsys, monkeypatch,
     out = capsys.readouterr().out
     assert "JaxARC (PyPI jaxarc) is not installed" in out
     assert "ARCLE (PyPI arcle) is not installed" in out
+    assert "Foragax (PyPI continual-foragax) is not installed" in out
     assert "pip install 'gridax[compare]'" in out
 
 
@@ -46,7 +47,22 @@ def test_compare_runs_every_installed_anchor(tmp_path):
     pytest.importorskip("jaxarc")
     pytest.importorskip("arcle")
     args = ["bench", "--compare", "--num-envs", "2", "--steps", "3", "--repeats", "1"]
-    assert cli.main(args + ["--formats", "bbox", "--out", str(tmp_path)]) == 0
+    assert cli.main(args + ["--formats", "bbox", "--forage", "--out", str(tmp_path)]) == 0
     rows = json.loads((tmp_path / "compare.json").read_text())["rows"]
     assert [r["env"] for r in rows] == ["arc", "jaxarc", "arcle"]
     assert all(r["steps_per_second"] > 0 for r in rows)
+
+
+def test_compare_runs_foragax_on_the_ids_its_release_has(tmp_path, capsys):
+    pytest.importorskip("foragax")
+    args = ["bench", "--compare", "--num-envs", "2", "--steps", "3", "--repeats", "1"]
+    plan = ["--formats", "--forage", "ForagaxTwoBiome-v1", "ForagaxTwoBiomeLarge-v1"]
+    assert cli.main(args + plan + ["--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "compare.json").read_text())["rows"]
+    # Foragax 0.54.1 has TwoBiome-v1 but not TwoBiomeLarge-v1 (added in 0.55).
+    assert [(r["env"], r["selection_format"]) for r in rows] == [
+        ("forage", "TwoBiome-v1"),
+        ("foragax", "TwoBiome-v1"),
+        ("forage", "TwoBiomeLarge-v1"),
+    ]
+    assert "gridax/foragax" in capsys.readouterr().out

@@ -64,13 +64,14 @@ def _compare(args: argparse.Namespace, sizes: list[int], metadata: dict) -> int:
         print(f"{compare.ANCHORS[name]} is not installed: {compare.INSTALL_HINT}")
     if len(missing) == len(compare.ANCHORS):
         return 1
-    print(f"task: ARC-AGI-1 training {compare.TASK_ID} for every env")
+    print(f"ARC task: ARC-AGI-1 training {compare.TASK_ID} for every env")
     rows = compare.compare(
         formats=args.formats,
         batch_sizes=sizes,
         num_steps=args.steps,
         repeats=args.repeats,
         progress=lambda plan: track(plan, description="comparing", transient=True),
+        forage_ids=args.forage,
     )
     print(bench.format_table(rows))
     print(compare.format_ratios(rows))
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--quick", action="store_true", help="1 and 1,024 envs, scan rollout only")
     bench.add_argument("--num-envs", type=int, nargs="+", default=[1, 16, 64, 256, 1024, 4096])
     bench.add_argument(
-        "--formats", nargs="+", choices=["point", "bbox", "mask"], default=["point", "bbox", "mask"]
+        "--formats", nargs="*", choices=["point", "bbox", "mask"], default=["point", "bbox", "mask"]
     )
     bench.add_argument(
         "--forage",
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument(
         "--compare",
         action="store_true",
-        help="also run JaxARC and ARCLE (extra 'compare') on one task and print the ratios",
+        help="run JaxARC, ARCLE and Foragax (extra 'compare') beside gridax and print the ratios",
     )
     bench.add_argument("--out", default="out/bench", help="folder for bench.json/.csv/.png")
     bench.set_defaults(run=_bench)

@@ -1,4 +1,4 @@
-"""gridax beside the anchors JaxARC and ARCLE, on one task, in one run (extra ``compare``).
+"""gridax beside the anchors JaxARC, ARCLE and Foragax, in one run (extra ``compare``).
 
 Every env gets the same random actions: an operation uniform over 0-33 (submit left
 out) and a selection drawn by :func:`gridax.bench.random_actions` over the live grid.
@@ -7,6 +7,11 @@ mask), so it steps the selection mask of the same action. JaxARC runs as its doc
 show, ``jax.vmap(env.step)`` inside ``lax.scan`` under one jit; ARCLE is a Gymnasium
 env written in NumPy, so a Python loop steps each of its envs in turn and the batch
 size only sets how many envs share the loop.
+
+Foragax runs its own ``step_env`` (gymnax's ``step`` adds an auto-reset that Foragax, a
+continuing env, does not use) under ``vmap`` inside ``lax.scan``, with the
+same random moves as gridax and its observations consumed, for every forage id that the
+installed Foragax release registers.
 
 JaxARC fetches its data with ``git clone`` at run time; here its parser reads the
 task from a temporary folder laid out as the ARC-AGI repository, written from the
@@ -36,8 +41,12 @@ from gridax.grid import GRID_SIZE
 
 # JaxARC's and our reference figures use this ARC-AGI-1 training task (9x9 output).
 TASK_ID = "007bbfb7"
-ANCHORS = {"jaxarc": "JaxARC (PyPI jaxarc)", "arcle": "ARCLE (PyPI arcle)"}
-INSTALL_HINT = "pip install 'gridax[compare]'   (installs jaxarc and arcle)"
+ANCHORS = {
+    "jaxarc": "JaxARC (PyPI jaxarc)",
+    "arcle": "ARCLE (PyPI arcle)",
+    "foragax": "Foragax (PyPI continual-foragax)",
+}
+INSTALL_HINT = "pip install 'gridax[compare]'   (installs jaxarc, arcle, continual-foragax)"
 # ARCLE steps one env at a time in Python: each timed run takes at most this many steps.
 ARCLE_STEPS_PER_RUN = 2048
 
@@ -191,44 +200,112 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
     )
 
 
+def make_foragax_env(env_id: str):
+    """Foragax's env for ``env_id``, or None if the installed release does not register it."""
+    from foragax.registry import make
+
+    try:
+        env = make(env_id)
+    except (KeyError, ValueError):
+        return None
+    if "is_terminated" not in vars(type(env)):
+        # Foragax 0.54.1 defines gymnax 0.x's `is_terminal`; gymnax 1.x's `discount`, which
+        # its step calls, asks for `is_terminated` (Foragax never terminates).
+        env.is_terminated = env.is_terminal
+    return env
+
+
+def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
+    params = env.default_params
+    step = jax.vmap(env.step_env, in_axes=(0, 0, 0, None))
+
+    def body(states, key):
+        move_key, step_key = jax.random.split(key)
+        actions = jax.random.randint(move_key, (num_envs,), 0, 4)
+        obs, states, rewards, _, _ = step(
+            jax.random.split(step_key, num_envs), states, actions, params
+        )
+        seen = sum(jnp.sum(leaf) for leaf in jax.tree.leaves(obs))
+        return states, jnp.sum(rewards) + seen
+
+    @jax.jit
+    def rollout(states, key):
+        states, totals = jax.lax.scan(body, states, jax.random.split(key, num_steps))
+        return states, jnp.sum(totals)
+
+    keys = jax.random.split(jax.random.key(0), num_envs)
+    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
+    started = time.perf_counter()
+    compiled = rollout.lower(states, jax.random.key(1)).compile()
+    compile_seconds = time.perf_counter() - started
+    seconds = bench.median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
+    return bench.Row(
+        "foragax",
+        env_id.removeprefix("Foragax"),
+        "scan",
+        num_envs,
+        num_steps,
+        num_envs * num_steps / seconds,
+        compile_seconds,
+        bench.state_bytes(states),
+    )
+
+
 def compare(
     formats: Sequence[str],
     batch_sizes: Sequence[int],
     num_steps: int = 100,
     repeats: int = 3,
     progress: Callable | None = None,
+    forage_ids: Sequence[str] = (),
 ) -> list[bench.Row]:
-    """gridax and every installed anchor on :data:`TASK_ID`, per format and batch size."""
+    """gridax and every installed anchor: ARC on :data:`TASK_ID` per format, and each
+    forage id, per batch size."""
     missing = missing_anchors()
     bank = arc_tasks.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
     jaxarc_env = None if "jaxarc" in missing else make_jaxarc_env(TASK_ID, num_steps)
     arcle_loader = None if "arcle" in missing else make_arcle_loader()
-    plan = [(fmt, n) for fmt in formats for n in batch_sizes]
+    foragax = {} if "foragax" in missing else {i: make_foragax_env(i) for i in forage_ids}
+    plan = [("arc", fmt, n) for fmt in formats for n in batch_sizes]
+    plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
     rows = []
-    for fmt, n in progress(plan) if progress else plan:
-        config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
+    for env, what, n in progress(plan) if progress else plan:
+        if env == "forage":
+            rows.append(bench.measure_forage(what, n, num_steps, repeats))
+            if foragax.get(what) is not None:
+                rows.append(measure_foragax(foragax[what], what, n, num_steps, repeats))
+            continue
+        config = arc.ArcConfig(selection_format=what, max_episode_steps=num_steps)
         rows.append(bench.measure_scan(config, bank, n, num_steps, repeats))
         if jaxarc_env is not None:
-            rows.append(measure_jaxarc(jaxarc_env, fmt, n, num_steps, repeats))
+            rows.append(measure_jaxarc(jaxarc_env, what, n, num_steps, repeats))
         if arcle_loader is not None:
-            rows.append(measure_arcle(arcle_loader, fmt, n, num_steps, repeats))
+            rows.append(measure_arcle(arcle_loader, what, n, num_steps, repeats))
     return rows
 
 
 def format_ratios(rows: Sequence[bench.Row]) -> str:
-    """One line per (format, batch size): steps/s of each env and gridax's speed-ups."""
+    """Per (format or forage id, batch size): steps/s of gridax, of each anchor, and
+    gridax's speed-up over it."""
     by_key = {(r.env, r.selection_format, r.num_envs): r.steps_per_second for r in rows}
-    anchors = [a for a in ANCHORS if any(r.env == a for r in rows)]
-    header = f"{'format':<7}{'envs':>6}{'gridax':>13}" + "".join(
-        f"{a:>13}{'gridax/' + a:>14}" for a in anchors
-    )
-    lines = [header]
-    for r in rows:
-        if r.env != "arc":
+    tables = []
+    for ours, anchors in (("arc", ("jaxarc", "arcle")), ("forage", ("foragax",))):
+        present = [a for a in anchors if any(r.env == a for r in rows)]
+        mine = [r for r in rows if r.env == ours]
+        if not mine or not present:
             continue
-        line = f"{r.selection_format:<7}{r.num_envs:>6}{r.steps_per_second:>13,.0f}"
-        for a in anchors:
-            theirs = by_key[(a, r.selection_format, r.num_envs)]
-            line += f"{theirs:>13,.0f}{r.steps_per_second / theirs:>13.1f}x"
-        lines.append(line)
-    return "\n".join(lines)
+        header = f"{'env':<24}{'envs':>6}{'gridax':>13}" + "".join(
+            f"{a:>13}{'gridax/' + a:>15}" for a in present
+        )
+        lines = [header]
+        for r in mine:
+            line = f"{r.selection_format:<24}{r.num_envs:>6}{r.steps_per_second:>13,.0f}"
+            for a in present:
+                theirs = by_key.get((a, r.selection_format, r.num_envs))
+                if theirs is None:
+                    line += f"{'-':>13}{'-':>15}"
+                else:
+                    line += f"{theirs:>13,.0f}{r.steps_per_second / theirs:>14.1f}x"
+            lines.append(line)
+        tables.append("\n".join(lines))
+    return "\n\n".join(tables)

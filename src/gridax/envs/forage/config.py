@@ -19,7 +19,6 @@ import numpy as np
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8
 
 from gridax.envs.forage.objects import (
-    FOURIER_TERMS,
     REGENERATED,
     SCHEDULES,
     TIME_VARYING,
@@ -216,6 +215,8 @@ class ForageConfig(eqx.Module):
             _fail("objects", "holds at most 100 object types", len(self.objects))
         if not self.biomes or not all(isinstance(b, Biome) for b in self.biomes):
             _fail("biomes", "must be a non-empty tuple of Biome", self.biomes)
+        if len(self.biomes) > 100:  # biome ids are stored as int8
+            _fail("biomes", "holds at most 100 biomes", len(self.biomes))
         for i, biome in enumerate(self.biomes):
             if len(biome.frequencies) > len(self.objects):
                 _fail(f"biomes[{i}].frequencies", "has more entries than objects", biome)
@@ -224,7 +225,8 @@ class ForageConfig(eqx.Module):
                 _fail(f"biomes[{i}]", "covers no cell of the world", biome)
         if self.aperture is not None:
             size = self.aperture_shape
-            if not all(isinstance(s, int) and s >= 1 and s % 2 == 1 for s in size):
+            odd = all(isinstance(s, int) and s >= 1 and s % 2 == 1 for s in size)
+            if len(size) != 2 or not odd:
                 _fail("aperture", "must be None or odd positive sizes (h, w)", self.aperture)
         if self.observation not in OBSERVATIONS:
             _fail(
@@ -399,11 +401,6 @@ def _params(config: ForageConfig) -> ForageParams:
         hint_every=jnp.asarray(config.hint_every, jnp.int32),
         hint_duration=jnp.asarray(config.hint_duration, jnp.int32),
     )
-
-
-def fourier_width() -> int:
-    """Floats per fourier curve: period, min, max, then (a_n, b_n) for each term."""
-    return 3 + 2 * FOURIER_TERMS
 
 
 def replace(config: ForageConfig, **overrides) -> ForageConfig:
