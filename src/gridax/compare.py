@@ -202,12 +202,11 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
 
 def make_foragax_env(env_id: str):
     """Foragax's env for ``env_id``, or None if the installed release does not register it."""
-    from foragax.registry import make
+    from foragax.registry import ENV_CONFIGS, make
 
-    try:
-        env = make(env_id)
-    except (KeyError, ValueError):
+    if env_id not in ENV_CONFIGS:
         return None
+    env = make(env_id)
     if "is_terminated" not in vars(type(env)):
         # Foragax 0.54.1 defines gymnax 0.x's `is_terminal`; gymnax 1.x's `discount`, which
         # its step calls, asks for `is_terminated` (Foragax never terminates).
