@@ -3,7 +3,7 @@
 Runs the ``gridax bench`` scan rollout under ``jax.profiler.trace``, then attributes each
 executed XLA kernel to the innermost ``jax.named_scope`` of the step it came from
 (ARC: selection, paint, flood_fill, transform, shape, clipboard, reward, history;
-forage: move, collect, center, regrow, respawn, expire, biomes, observe, hint) using the
+forage: random, move, collect, center, regrow, respawn, expire, biomes, observe, hint) using the
 compiled HLO's metadata, and prints milliseconds per batch step for each part.
 
     python benchmarks/profile.py --env arc --format point --num-envs 1024 --steps 50
@@ -44,6 +44,7 @@ SCOPES = (
     "biomes",
     "observe",
     "hint",
+    "random",
 )
 CONTAINERS = {"while", "call", "conditional"}
 INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%([\w.\-]+) = \S+ (\w[\w-]*)\(.*?op_name=\"([^\"]*)\"")

@@ -423,10 +423,11 @@ def _step(state: ForageState, action, structure: Structure):
     params = state.params
     time = state.time
     clock = time + state.offset
-    key, step_key, biome_key = jax.random.split(state.key, 3)
-    # Every random number of a step from one draw (one threefry kernel).
-    removals = 2 if structure.expiry else 1  # a collection, and an expiry if there are any
-    draws = jax.random.uniform(step_key, (removals, RANDOM_PER_REMOVAL))
+    with jax.named_scope("random"):
+        key, step_key, biome_key = jax.random.split(state.key, 3)
+        # Every random number of a step from one draw (one threefry kernel).
+        removals = 2 if structure.expiry else 1  # a collection, and an expiry if any
+        draws = jax.random.uniform(step_key, (removals, RANDOM_PER_REMOVAL))
     action = jnp.asarray(action, jnp.int32)
 
     with jax.named_scope("move"):
