@@ -141,46 +141,39 @@ def median_seconds(run: Callable[[int], object], repeats: int) -> float:
     return sorted(timings)[len(timings) // 2]
 
 
-def measure_roofline(tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
-    states, _ = arc.batch_reset(
-        jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
-    )
-    grids, targets = states.working_grid, states.target_grid
-    rollout = make_roofline_rollout(num_steps)
+def scan_row(env: str, label: str, rollout, args: tuple, num_steps: int, repeats: int) -> Row:
+    """Compiles ``rollout(*args, key)`` (a jitted scan of ``num_steps`` steps over a batch
+    whose state is ``args``), times ``repeats`` runs and returns the row."""
+    num_envs = jax.tree.leaves(args)[0].shape[0]
     started = time.perf_counter()
-    compiled = rollout.lower(grids, targets, jax.random.key(1)).compile()
+    compiled = rollout.lower(*args, jax.random.key(1)).compile()
     compile_seconds = time.perf_counter() - started
-    seconds = median_seconds(lambda r: compiled(grids, targets, jax.random.key(2 + r)), repeats)
+    seconds = median_seconds(lambda r: compiled(*args, jax.random.key(2 + r)), repeats)
     return Row(
-        "roofline",
-        "-",
+        env,
+        label,
         "scan",
         num_envs,
         num_steps,
         num_envs * num_steps / seconds,
         compile_seconds,
-        state_bytes((grids, targets)),
+        state_bytes(args),
     )
+
+
+def measure_roofline(tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    states, _ = arc.batch_reset(
+        jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
+    )
+    args = (states.working_grid, states.target_grid)
+    return scan_row("roofline", "-", make_roofline_rollout(num_steps), args, num_steps, repeats)
 
 
 def measure_scan(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
     """``lax.scan`` over ``num_steps`` steps inside one jit, as RL training loops run."""
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     rollout = make_rollout(config, num_steps)
-    started = time.perf_counter()
-    compiled = rollout.lower(states, jax.random.key(1)).compile()
-    compile_seconds = time.perf_counter() - started
-    seconds = median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
-    return Row(
-        "arc",
-        config.selection_format,
-        "scan",
-        num_envs,
-        num_steps,
-        num_envs * num_steps / seconds,
-        compile_seconds,
-        state_bytes(states),
-    )
+    return scan_row("arc", config.selection_format, rollout, (states,), num_steps, repeats)
 
 
 def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
@@ -241,20 +234,8 @@ def measure_forage(env_id: str, num_envs: int, num_steps: int, repeats: int = 3)
     config = forage.make_config(env_id)
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
     rollout = make_forage_rollout(config, num_steps)
-    started = time.perf_counter()
-    compiled = rollout.lower(states, jax.random.key(1)).compile()
-    compile_seconds = time.perf_counter() - started
-    seconds = median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
-    return Row(
-        "forage",
-        env_id.removeprefix("Foragax"),
-        "scan",
-        num_envs,
-        num_steps,
-        num_envs * num_steps / seconds,
-        compile_seconds,
-        state_bytes(states),
-    )
+    label = env_id.removeprefix("Foragax")
+    return scan_row("forage", label, rollout, (states,), num_steps, repeats)
 
 
 def sweep(

@@ -25,7 +25,6 @@ import importlib.util
 import json
 import os
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -127,20 +126,7 @@ def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -
 
     # JaxARC keeps raw uint32[2] keys in its state (typed keys fail in its checks).
     states, _ = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.PRNGKey(0), num_envs))
-    started = time.perf_counter()
-    compiled = rollout.lower(states, jax.random.key(1)).compile()
-    compile_seconds = time.perf_counter() - started
-    seconds = bench.median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
-    return bench.Row(
-        "jaxarc",
-        fmt,
-        "scan",
-        num_envs,
-        num_steps,
-        num_envs * num_steps / seconds,
-        compile_seconds,
-        bench.state_bytes(states),
-    )
+    return bench.scan_row("jaxarc", fmt, rollout, (states,), num_steps, repeats)
 
 
 def _arcle_action(rng: np.random.Generator, fmt: str, shape) -> dict:
@@ -234,20 +220,8 @@ def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: in
 
     keys = jax.random.split(jax.random.key(0), num_envs)
     _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
-    started = time.perf_counter()
-    compiled = rollout.lower(states, jax.random.key(1)).compile()
-    compile_seconds = time.perf_counter() - started
-    seconds = bench.median_seconds(lambda r: compiled(states, jax.random.key(2 + r)), repeats)
-    return bench.Row(
-        "foragax",
-        env_id.removeprefix("Foragax"),
-        "scan",
-        num_envs,
-        num_steps,
-        num_envs * num_steps / seconds,
-        compile_seconds,
-        bench.state_bytes(states),
-    )
+    label = env_id.removeprefix("Foragax")
+    return bench.scan_row("foragax", label, rollout, (states,), num_steps, repeats)
 
 
 def compare(
