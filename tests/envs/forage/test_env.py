@@ -239,6 +239,17 @@ def test_reward_schedules_against_formulas():
         np.testing.assert_allclose(values[1:3], [series[day], -series[day]], rtol=1e-6)
 
 
+def test_weather_takes_a_users_temperature_record():
+    record = forage.Series([0.5, -0.25, 1.0])
+    config = forage.make_config("ForagaxWeather-v5", temperatures=record, repeat=10)
+    assert config.structure().temperatures == record
+    for clock, expected in ((0, 0.5), (9, 0.5), (10, -0.25), (25, 1.0), (30, 0.5)):
+        values = world.type_rewards(config.params(), jnp.int32(clock), config.structure())
+        np.testing.assert_allclose(np.asarray(values)[1:3], [expected, -expected])
+    with pytest.raises(ValueError, match="finite"):
+        forage.Series([0.0, float("nan")])
+
+
 def test_fourier_curve_against_numpy():
     curve = np.asarray(
         world.draw_curve(jax.random.uniform(jax.random.key(7), (world.CURVE_DRAWS,)))
