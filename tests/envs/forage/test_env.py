@@ -294,3 +294,22 @@ def test_diagnostics_on_demand():
     assert (np.asarray(report["regret"]) >= 0).all() and (np.asarray(report["rank"]) >= 1).all()
     means = np.asarray(report["region_means"])
     np.testing.assert_allclose(report["regret"], means.max(1) - means[:, 4], rtol=1e-6)
+
+
+@pytest.mark.parametrize("env_id", ["ForagaxBig-v5", "ForagaxTwoBiome-v1"])
+def test_centred_reward_sums_kept_step_by_step_match_the_grid(env_id):
+    config = forage.make_config(env_id, center_reward=True, hint=False, aperture=3)
+    structure = config.structure()
+    keys = jax.random.split(jax.random.key(11), 4)
+    actions = jax.random.randint(jax.random.key(12), (300, 4), 0, 4)
+    states, rewards = _rollout(config, keys, actions)
+    assert np.isfinite(np.asarray(rewards)).all()
+    for i in range(4):
+        state = jax.tree.map(lambda x, i=i: x[i], states)
+        total, count, calendar_total, calendar_count = forage.env._food_sums(
+            state, state.food_value, structure.horizon
+        )
+        assert int(state.food_count) == int(count) and int(state.food_count) > 0
+        np.testing.assert_allclose(state.food_total, total, rtol=1e-5, atol=1e-3)
+        np.testing.assert_array_equal(state.calendar_count, calendar_count)
+        np.testing.assert_allclose(state.calendar_total, calendar_total, rtol=1e-5, atol=1e-3)

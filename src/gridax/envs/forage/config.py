@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import math
 
 import equinox as eqx
 import jax.numpy as jnp
@@ -100,6 +101,7 @@ class Structure(eqx.Module):
     expiry: bool
     dynamic_biomes: bool
     center_reward: bool
+    horizon: int  # slots of the regrowth calendar behind the centred reward (0: none)
     hint: bool
     temperatures: Series | None
 
@@ -277,6 +279,22 @@ class ForageConfig(eqx.Module):
             kept *= 2
         return kept
 
+    def regrowth_horizon(self) -> int:
+        """A power of two above every regrowth delay plus 2: the calendar length of the
+        centred reward. Normal delays count up to mean + 8 std (longer draws are cut
+        there when the reward is centred)."""
+        longest = 0
+        for obj in self.objects:
+            for delay in (obj.regen, obj.expiry_regen):
+                if delay is None:
+                    continue
+                kind, a, b = delay
+                longest = max(longest, b if kind == "uniform" else math.ceil(a + 8 * b))
+        horizon = 4
+        while horizon < longest + 3:
+            horizon *= 2
+        return horizon
+
     def _all_objects(self) -> list[ObjectType]:
         """Ids 0..K+1: empty, the config's objects, padding."""
         empty = ObjectType("empty", colour=WHITE, collectable=False, regen=None)
@@ -324,6 +342,7 @@ class ForageConfig(eqx.Module):
             expiry=any(o.expiry_time is not None for o in objects),
             dynamic_biomes=self.biome_threshold is not None,
             center_reward=self.center_reward,
+            horizon=self.regrowth_horizon() if self.center_reward else 0,
             hint=self.hint,
             temperatures=(self.temperatures or synthetic_temperatures())
             if "weather" in schedules

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, Float32, Int8, Int32, UInt8, UInt32
+from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8, UInt32
 
 from gridax.batching import cond_rare
 from gridax.envs.forage import world
@@ -58,6 +58,13 @@ class ForageState(eqx.Module):
     # 0 for waves (added per type); -inf for empty cells and walls. Kept so that the
     # centred reward and the hint sum a grid instead of looking up tables per cell.
     food_value: Float32[Array, "*b H W"] = _pinned(jnp.float32)
+    # With a centred reward: the sum and count of visible food values (waves excluded),
+    # kept up to date step by step, and a calendar (by state time modulo `horizon`) of the
+    # values that regrow then, so the step never sums the grid.
+    food_total: Float32[Array, "*b"] = _pinned(jnp.float32)
+    food_count: Int32[Array, "*b"] = _pinned(jnp.int32)
+    calendar_total: Float32[Array, "*b D"] = _pinned(jnp.float32)
+    calendar_count: Int32[Array, "*b D"] = _pinned(jnp.int32)
     key: UInt32[Array, "*b 2"] = _pinned(jnp.uint32)
     params: ForageParams
 
@@ -147,10 +154,14 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
         palette=jnp.repeat(palette[:, None], kept, axis=1),
         curve_values=jnp.zeros((biomes, kept, structure.num_objects + 2), jnp.float32),
         food_value=jnp.zeros(shape, jnp.float32),
+        food_total=0.0,
+        food_count=0,
+        calendar_total=jnp.zeros(structure.horizon, jnp.float32),
+        calendar_count=jnp.zeros(structure.horizon, jnp.int32),
         key=next_key,
         params=params,
     )
-    state = _refresh_values(state, jnp.bool_(True))
+    state = _refresh_values(state, jnp.bool_(True), structure)
     return state, _observe(state, structure)
 
 
@@ -174,17 +185,84 @@ def _food_values(state: ForageState, curve_values, clock) -> Float32[Array, "H W
     return jnp.where(food, values, -jnp.inf)
 
 
-def _refresh_values(state: ForageState, refresh) -> ForageState:
-    """Recomputes ``curve_values`` and ``food_value`` for the state's clock if ``refresh``."""
+def _food_sums(state: ForageState, food_value, horizon: int):
+    """``(food_total, food_count, calendar_total, calendar_count)`` from scratch."""
+    food = food_value > -jnp.inf
+    visible = food & (state.ready_at <= state.time)
+    pending = (food & ~visible).reshape(-1)
+    slots = (state.ready_at % horizon).reshape(-1)
+    values = jnp.where(pending, food_value.reshape(-1), 0.0)
+    return (
+        jnp.sum(jnp.where(visible, food_value, 0.0)),
+        jnp.sum(visible, dtype=jnp.int32),
+        jnp.zeros(horizon, jnp.float32).at[slots].add(values),
+        jnp.zeros(horizon, jnp.int32).at[slots].add(pending.astype(jnp.int32)),
+    )
+
+
+def _refresh_values(state: ForageState, refresh, structure: Structure) -> ForageState:
+    """Recomputes ``curve_values`` and ``food_value`` (and the centred reward's sums) for
+    the state's clock if ``refresh``."""
 
     def recompute(_, state, clock):
         values = _curve_values(state.curves, state.params, clock)
-        return values, _food_values(state, values, clock)
+        food_value = _food_values(state, values, clock)
+        sums = _food_sums(state, food_value, structure.horizon) if structure.horizon else ()
+        return values, food_value, sums
 
     clock = state.time + state.offset
-    current = (state.curve_values, state.food_value)
-    values = cond_rare(refresh, recompute, current, state, clock)
-    return eqx.tree_at(lambda s: (s.curve_values, s.food_value), state, values)
+    sums = (state.food_total, state.food_count, state.calendar_total, state.calendar_count)
+    current = (state.curve_values, state.food_value, sums if structure.horizon else ())
+    values, food_value, sums = cond_rare(refresh, recompute, current, state, clock)
+    state = eqx.tree_at(lambda s: (s.curve_values, s.food_value), state, (values, food_value))
+    if structure.horizon:
+        state = eqx.tree_at(
+            lambda s: (s.food_total, s.food_count, s.calendar_total, s.calendar_count),
+            state,
+            sums,
+        )
+    return state
+
+
+class Removal(NamedTuple):
+    """What a removal did, for the centred reward's sums."""
+
+    value: Float32[Array, ""]  # the object's food value, -inf if nothing edible went
+    ready: Int32[Array, ""]  # state time from which it is visible again
+    returns: Bool[Array, ""]  # it regrows (not removed for good)
+
+
+def _account(state: ForageState, removal: Removal, horizon: int) -> ForageState:
+    """Moves a removed food object's value from the visible sums to its regrowth slot."""
+    gone = removal.value > -jnp.inf
+    back = gone & removal.returns
+    value = jnp.where(gone, removal.value, 0.0)
+    slot = removal.ready % horizon
+    return eqx.tree_at(
+        lambda s: (s.food_total, s.food_count, s.calendar_total, s.calendar_count),
+        state,
+        (
+            state.food_total - value,
+            state.food_count - gone.astype(jnp.int32),
+            state.calendar_total.at[slot].add(jnp.where(back, value, 0.0)),
+            state.calendar_count.at[slot].add(back.astype(jnp.int32)),
+        ),
+    )
+
+
+def _advance_calendar(state: ForageState, horizon: int) -> ForageState:
+    """Adds the food that becomes visible at the state's (new) time to the sums."""
+    slot = state.time % horizon
+    return eqx.tree_at(
+        lambda s: (s.food_total, s.food_count, s.calendar_total, s.calendar_count),
+        state,
+        (
+            state.food_total + state.calendar_total[slot],
+            state.food_count + state.calendar_count[slot],
+            state.calendar_total.at[slot].set(0.0),
+            state.calendar_count.at[slot].set(0),
+        ),
+    )
 
 
 def _food_totals(state: ForageState, clock, structure: Structure, by_region: bool = False):
@@ -225,8 +303,23 @@ def reward_map(state: ForageState, clock, structure: Structure):
 
 
 def _mean_food_reward(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
-    total, count = _food_totals(state, clock, structure)
+    total, count = state.food_total, state.food_count
+    if structure.waves:  # waves change every step: their part is summed from the grid
+        total = total + _wave_total(state, clock, structure)
     return total / jnp.maximum(count, 1).astype(jnp.float32)
+
+
+def _wave_total(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
+    """Current rewards of the visible sine, square and weather objects, summed."""
+    params = state.params
+    visible = state.visible()
+    waves = world.type_rewards(params, clock, structure)
+    total = jnp.float32(0.0)
+    for obj in range(1, structure.num_objects + 1):
+        if_wave = (params.schedule[obj] >= world.SINE) & ~params.blocking[obj]
+        count = jnp.sum(visible == obj, dtype=jnp.int32).astype(jnp.float32)
+        total = total + jnp.where(if_wave, waves[obj] * count, 0.0)
+    return total
 
 
 def _region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
@@ -290,7 +383,9 @@ def _respawn_target(cells: Cells, params: ForageParams, cell, draws) -> Int32[Ar
     return cond_rare(~jnp.any(fits), search, tried, *args)
 
 
-def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, draws, time) -> Cells:
+def _remove(
+    cells: Cells, params: ForageParams, removes, cell, obj, rule, draws, time, horizon: int
+) -> tuple[Cells, Removal]:
     """If ``removes``, takes the object at ``cell`` away; it regrows after a delay drawn
     from ``rule``, in place or (random respawn) in a random empty cell of its biome
     (``cell`` itself included). ``draws``: ``RANDOM_PER_REMOVAL`` uniforms.
@@ -299,6 +394,8 @@ def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, draws,
     the target): under ``vmap`` each scatter is a pass over the whole batch of grids.
     """
     delay, permanent = world.draw_delay(draws[: world.DELAY_DRAWS], rule)
+    if horizon:  # the regrowth calendar holds delays up to horizon - 3
+        delay = jnp.minimum(delay, horizon - 3)
     ready = time + delay + 2  # visible again in the state after step time + delay + 1
     moves = removes & params.random_respawn[obj] & ~permanent
     with jax.named_scope("respawn"):
@@ -318,6 +415,8 @@ def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, draws,
 
     here = cells.object[cell[0], cell[1]]
     regrows = jnp.where(permanent, 0, obj).astype(jnp.int8)
+    value = jnp.where(removes, cells.food_value[cell[0], cell[1]], -jnp.inf)
+    removal = Removal(value, ready, ~permanent)
     return Cells(
         write(cells.object, jnp.where(moves, 0, here), jnp.where(removes, regrows, here)),
         write(
@@ -336,10 +435,12 @@ def _remove(cells: Cells, params: ForageParams, removes, cell, obj, rule, draws,
             jnp.where(moves, -jnp.inf, cells.food_value[cell[0], cell[1]]),
             jnp.where(permanent & removes, -jnp.inf, cells.food_value[cell[0], cell[1]]),
         ),
-    )
+    ), removal
 
 
-def _expire_one(cells: Cells, params: ForageParams, time, draws, structure: Structure) -> Cells:
+def _expire_one(
+    cells: Cells, params: ForageParams, time, draws, structure: Structure
+) -> tuple[Cells, Removal]:
     """Removes the most overdue expired object (ties: the highest row-major index), as a
     collection without reward; at most one per step."""
     present = (cells.ready_at <= time + 1) & (cells.object > 0)
@@ -352,7 +453,8 @@ def _expire_one(cells: Cells, params: ForageParams, time, draws, structure: Stru
     flat = chosen.size - 1 - jnp.argmax(chosen)
     cell = jnp.stack([flat // structure.width, flat % structure.width]).astype(jnp.int32)
     obj = ids.reshape(-1)[flat]
-    return _remove(cells, params, worst >= 0, cell, obj, params.expiry_regen[obj], draws, time)
+    rule = params.expiry_regen[obj]
+    return _remove(cells, params, worst >= 0, cell, obj, rule, draws, time, structure.horizon)
 
 
 def _regenerate(state: ForageState, crossing, time, key, structure: Structure) -> ForageState:
@@ -469,13 +571,26 @@ def _step(state: ForageState, action, structure: Structure):
 
     with jax.named_scope("regrow"):
         state = eqx.tree_at(lambda s: s.position, state, position)
-        cells = _remove(
-            _cells(state), params, collects, position, obj, params.regen[obj], draws[0], time
+        cells, removals = _remove(
+            _cells(state),
+            params,
+            collects,
+            position,
+            obj,
+            params.regen[obj],
+            draws[0],
+            time,
+            structure.horizon,
         )
+        removals = [removals]
         if structure.expiry:
             with jax.named_scope("expire"):
-                cells = _expire_one(cells, params, time, draws[1], structure)
+                cells, expired = _expire_one(cells, params, time, draws[1], structure)
+                removals.append(expired)
         state = _with_cells(state, cells)
+        if structure.horizon:
+            for removal in removals:
+                state = _account(state, removal, structure.horizon)
 
     regenerated = jnp.bool_(False)
     if structure.dynamic_biomes:
@@ -495,10 +610,12 @@ def _step(state: ForageState, action, structure: Structure):
             )
 
     state = eqx.tree_at(lambda s: (s.time, s.key), state, (time + 1, key))
+    if structure.horizon:
+        state = _advance_calendar(state, structure.horizon)
     if structure.fourier:
         fourier = params.schedule == world.FOURIER
         ticks = fourier & (((clock + 1) // params.repeat) != (clock // params.repeat))
-        state = _refresh_values(state, jnp.any(ticks) | regenerated)
+        state = _refresh_values(state, jnp.any(ticks) | regenerated, structure)
     done = (
         jnp.bool_(False)
         if structure.episode_length is None
