@@ -265,27 +265,6 @@ def _advance_calendar(state: ForageState, horizon: int) -> ForageState:
     )
 
 
-def _food_totals(state: ForageState, clock, structure: Structure, by_region: bool = False):
-    """Sum and count of the current rewards of all visible food, in the whole world or
-    per region (food biomes in order, then the rest)."""
-    params = state.params
-    food = (state.ready_at <= state.time) & (state.food_value > -jnp.inf)
-    value = jnp.where(food, state.food_value, 0.0)
-    if structure.waves:
-        waves = world.type_rewards(params, clock, structure)
-        is_wave = (params.schedule == world.SINE) | (params.schedule == world.SQUARE)
-        is_wave = is_wave | (params.schedule == world.WEATHER)
-        for obj in range(1, structure.num_objects + 1):
-            of_type = food & (state.object == obj)
-            value = value + jnp.where(of_type & is_wave[obj], waves[obj], 0.0)
-    if not by_region:
-        return jnp.sum(value), jnp.sum(food, dtype=jnp.int32)
-    regions = jax.nn.one_hot(params.region_map, structure.num_food_biomes + 1, dtype=bool)
-    in_region = regions & food[..., None]
-    totals = jnp.sum(jnp.where(in_region, value[..., None], 0.0), axis=(0, 1))
-    return totals, jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
-
-
 def reward_map(state: ForageState, clock, structure: Structure):
     """Per cell: the reward collecting its visible object would pay at ``clock``, the
     state's reward clock (uncentred), and whether it is food (a visible, non-blocking
@@ -324,7 +303,19 @@ def _wave_total(state: ForageState, clock, structure: Structure) -> Float32[Arra
 
 def _region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
     """Mean food reward per region: the food biomes in order, then the rest (the void)."""
-    totals, counts = _food_totals(state, clock, structure, by_region=True)
+    params = state.params
+    food = (state.ready_at <= state.time) & (state.food_value > -jnp.inf)
+    value = jnp.where(food, state.food_value, 0.0)
+    if structure.waves:
+        waves = world.type_rewards(params, clock, structure)
+        is_wave = params.schedule >= world.SINE
+        for obj in range(1, structure.num_objects + 1):
+            of_type = food & (state.object == obj)
+            value = value + jnp.where(of_type & is_wave[obj], waves[obj], 0.0)
+    regions = jax.nn.one_hot(params.region_map, structure.num_food_biomes + 1, dtype=bool)
+    in_region = regions & food[..., None]
+    totals = jnp.sum(jnp.where(in_region, value[..., None], 0.0), axis=(0, 1))
+    counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
     return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 
 
