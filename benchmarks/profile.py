@@ -83,7 +83,7 @@ def arc_rollout(fmt: str, num_envs: int, num_steps: int):
 def forage_rollout(env_id: str, num_envs: int, num_steps: int):
     config = forage.make_config(env_id)
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
-    return bench.make_forage_rollout(config, num_steps), states
+    return bench.make_forage_rollout(config, num_envs, num_steps), states
 
 
 def profile(jitted, states, num_steps: int, top: int = 10):

@@ -58,6 +58,6 @@ def test_roofline(benchmark, tasks, num_envs):
 def test_forage_rollout(benchmark, env_id, num_envs):
     config = forage.make_config(env_id)
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
-    rollout = bench.make_forage_rollout(config, STEPS)
+    rollout = bench.make_forage_rollout(config, num_envs, STEPS)
     compiled = rollout.lower(states, jax.random.key(1)).compile()
     run_benchmark(benchmark, compiled, (states, jax.random.key(2)), num_envs)

@@ -206,17 +206,17 @@ def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
     )
 
 
-def make_forage_rollout(config, num_steps: int):
-    """A jitted ``lax.scan`` of random moves; observations are consumed (summed) so that
-    the compiler cannot skip them."""
-    from gridax.envs import forage
+def make_moves_rollout(step, num_envs: int, num_steps: int, num_actions: int = 4):
+    """A jitted ``lax.scan`` of uniformly random moves over a batch.
 
-    structure = config.structure()
-    step = jax.vmap(lambda state, action: forage.env._step(state, action, structure))
+    ``step(states, actions, key) -> (states, obs, rewards)``; observations are consumed
+    (summed) so that the compiler cannot skip them.
+    """
 
     def body(states, key):
-        actions = jax.random.randint(key, states.time.shape, 0, forage.NUM_ACTIONS)
-        states, obs, rewards, _, _ = step(states, actions)
+        move_key, step_key = jax.random.split(key)
+        actions = jax.random.randint(move_key, (num_envs,), 0, num_actions)
+        states, obs, rewards = step(states, actions, step_key)
         seen = sum(jnp.sum(leaf) for leaf in jax.tree.leaves(obs))
         return states, jnp.sum(rewards) + seen
 
@@ -228,12 +228,26 @@ def make_forage_rollout(config, num_steps: int):
     return rollout
 
 
+def make_forage_rollout(config, num_envs: int, num_steps: int):
+    """:func:`make_moves_rollout` of the forage env's batched step."""
+    from gridax.envs import forage
+
+    structure = config.structure()
+    batch_step = jax.vmap(lambda state, action: forage.env._step(state, action, structure))
+
+    def step(states, actions, _):
+        states, obs, rewards, _, _ = batch_step(states, actions)
+        return states, obs, rewards
+
+    return make_moves_rollout(step, num_envs, num_steps, forage.NUM_ACTIONS)
+
+
 def measure_forage(env_id: str, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
     from gridax.envs import forage
 
     config = forage.make_config(env_id)
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
-    rollout = make_forage_rollout(config, num_steps)
+    rollout = make_forage_rollout(config, num_envs, num_steps)
     label = env_id.removeprefix("Foragax")
     return scan_row("forage", label, rollout, (states,), num_steps, repeats)
 

@@ -202,22 +202,15 @@ def make_foragax_env(env_id: str):
 
 def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
     params = env.default_params
-    step = jax.vmap(env.step_env, in_axes=(0, 0, 0, None))
+    batch_step = jax.vmap(env.step_env, in_axes=(0, 0, 0, None))
 
-    def body(states, key):
-        move_key, step_key = jax.random.split(key)
-        actions = jax.random.randint(move_key, (num_envs,), 0, 4)
-        obs, states, rewards, _, _ = step(
-            jax.random.split(step_key, num_envs), states, actions, params
+    def step(states, actions, key):
+        obs, states, rewards, _, _ = batch_step(
+            jax.random.split(key, num_envs), states, actions, params
         )
-        seen = sum(jnp.sum(leaf) for leaf in jax.tree.leaves(obs))
-        return states, jnp.sum(rewards) + seen
+        return states, obs, rewards
 
-    @jax.jit
-    def rollout(states, key):
-        states, totals = jax.lax.scan(body, states, jax.random.split(key, num_steps))
-        return states, jnp.sum(totals)
-
+    rollout = bench.make_moves_rollout(step, num_envs, num_steps)
     keys = jax.random.split(jax.random.key(0), num_envs)
     _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
     label = env_id.removeprefix("Foragax")

@@ -21,6 +21,7 @@ from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8, UInt32
 from gridax.batching import cond_rare
 from gridax.envs.forage import world
 from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
+from gridax.fields import pinned
 from gridax.prng import batch_key_data, key_data
 
 DOWN, RIGHT, UP, LEFT = range(4)
@@ -30,42 +31,38 @@ MOVES = ((1, 0), (0, 1), (-1, 0), (0, -1))
 _INT32_MAX = jnp.iinfo(jnp.int32).max
 
 
-def _pinned(dtype):
-    return eqx.field(converter=lambda value: jnp.asarray(value, dtype=dtype))
-
-
 class ForageState(eqx.Module):
     """One env's state (or a batch, with a leading axis on every leaf)."""
 
-    object: Int8[Array, "*b H W"] = _pinned(jnp.int8)  # present or regrowing; 0 none
-    ready_at: Int32[Array, "*b H W"] = _pinned(jnp.int32)  # visible from this state time
-    origin: Int8[Array, "*b H W"] = _pinned(jnp.int8)  # biome whose spawn drew its curve
-    generation: Int32[Array, "*b H W"] = _pinned(jnp.int32)  # that biome's generation then
-    position: Int32[Array, "*b 2"] = _pinned(jnp.int32)  # (row y, column x)
-    time: Int32[Array, "*b"] = _pinned(jnp.int32)
-    offset: Int32[Array, "*b"] = _pinned(jnp.int32)  # reward clock = time + offset
-    biome_generation: Int32[Array, "*b B"] = _pinned(jnp.int32)
-    consumed: Int32[Array, "*b B"] = _pinned(jnp.int32)  # this generation's collections
-    spawned: Int32[Array, "*b B"] = _pinned(jnp.int32)  # objects its last spawn placed
+    object: Int8[Array, "*b H W"] = pinned(jnp.int8)  # present or regrowing; 0 none
+    ready_at: Int32[Array, "*b H W"] = pinned(jnp.int32)  # visible from this state time
+    origin: Int8[Array, "*b H W"] = pinned(jnp.int8)  # biome whose spawn drew its curve
+    generation: Int32[Array, "*b H W"] = pinned(jnp.int32)  # that biome's generation then
+    position: Int32[Array, "*b 2"] = pinned(jnp.int32)  # (row y, column x)
+    time: Int32[Array, "*b"] = pinned(jnp.int32)
+    offset: Int32[Array, "*b"] = pinned(jnp.int32)  # reward clock = time + offset
+    biome_generation: Int32[Array, "*b B"] = pinned(jnp.int32)
+    consumed: Int32[Array, "*b B"] = pinned(jnp.int32)  # this generation's collections
+    spawned: Int32[Array, "*b B"] = pinned(jnp.int32)  # objects its last spawn placed
     # Per biome, generation slot and object id: fourier reward curves and the random
     # colours of fourier/sine objects (kept for `generations_kept` generations).
-    curves: Float32[Array, "*b B R K2 C"] = _pinned(jnp.float32)
-    palette: UInt8[Array, "*b B R K2 3"] = _pinned(jnp.uint8)
+    curves: Float32[Array, "*b B R K2 C"] = pinned(jnp.float32)
+    palette: UInt8[Array, "*b B R K2 3"] = pinned(jnp.uint8)
     # Each curve's value at the state's reward clock, refreshed only when a curve's slow
     # clock ticks or a biome regenerates, so a step reads rewards instead of computing them.
-    curve_values: Float32[Array, "*b B R K2"] = _pinned(jnp.float32)
+    curve_values: Float32[Array, "*b B R K2"] = pinned(jnp.float32)
     # Per cell holding food (present or regrowing): its reward now if constant or fourier,
     # 0 for waves (added per type); -inf for empty cells and walls. Kept so that the
     # centred reward and the hint sum a grid instead of looking up tables per cell.
-    food_value: Float32[Array, "*b H W"] = _pinned(jnp.float32)
+    food_value: Float32[Array, "*b H W"] = pinned(jnp.float32)
     # With a centred reward: the sum and count of visible food values (waves excluded),
     # kept up to date step by step, and a calendar (by state time modulo `horizon`) of the
     # values that regrow then, so the step never sums the grid.
-    food_total: Float32[Array, "*b"] = _pinned(jnp.float32)
-    food_count: Int32[Array, "*b"] = _pinned(jnp.int32)
-    calendar_total: Float32[Array, "*b D"] = _pinned(jnp.float32)
-    calendar_count: Int32[Array, "*b D"] = _pinned(jnp.int32)
-    key: UInt32[Array, "*b 2"] = _pinned(jnp.uint32)
+    food_total: Float32[Array, "*b"] = pinned(jnp.float32)
+    food_count: Int32[Array, "*b"] = pinned(jnp.int32)
+    calendar_total: Float32[Array, "*b D"] = pinned(jnp.float32)
+    calendar_count: Int32[Array, "*b D"] = pinned(jnp.int32)
+    key: UInt32[Array, "*b 2"] = pinned(jnp.uint32)
     params: ForageParams
 
     def visible(self) -> Int8[Array, "*b H W"]:
