@@ -296,7 +296,9 @@ def test_diagnostics_on_demand():
     np.testing.assert_allclose(report["regret"], means.max(1) - means[:, 4], rtol=1e-6)
 
 
-@pytest.mark.parametrize("env_id", ["ForagaxBig-v5", "ForagaxTwoBiome-v1"])
+@pytest.mark.parametrize(
+    "env_id", ["ForagaxBig-v5", "ForagaxTwoBiome-v1", "ForagaxSineTwoBiome-v1"]
+)
 def test_centred_reward_sums_kept_step_by_step_match_the_grid(env_id):
     config = forage.make_config(env_id, center_reward=True, hint=False, aperture=3)
     structure = config.structure()

@@ -170,7 +170,7 @@ def _curve_values(curves, params: ForageParams, clock) -> Float32[Array, "B R K2
     return world.curve_value(curves, ticks)
 
 
-def _food_values(state: ForageState, curve_values, clock) -> Float32[Array, "H W"]:
+def _food_values(state: ForageState, curve_values) -> Float32[Array, "H W"]:
     """``ForageState.food_value`` from scratch (see there)."""
     params = state.params
     ids = state.object.astype(jnp.int32)
@@ -203,7 +203,7 @@ def _refresh_values(state: ForageState, refresh, structure: Structure) -> Forage
 
     def recompute(_, state, clock):
         values = _curve_values(state.curves, state.params, clock)
-        food_value = _food_values(state, values, clock)
+        food_value = _food_values(state, values)
         sums = _food_sums(state, food_value, structure.horizon) if structure.horizon else ()
         return values, food_value, sums
 
@@ -262,56 +262,40 @@ def _advance_calendar(state: ForageState, horizon: int) -> ForageState:
     )
 
 
+def _wave_values(state: ForageState, clock, structure: Structure) -> Float32[Array, "H W"]:
+    """Per cell: the current reward of a visible sine, square or weather object, else 0.
+    (Their rewards change every step, so ``food_value`` holds 0 for them.)"""
+    params = state.params
+    waves = world.type_rewards(params, clock, structure)
+    is_wave = (params.schedule >= world.SINE) & ~params.blocking
+    visible = state.visible().astype(jnp.int32)
+    return jnp.where(is_wave, waves, 0.0)[visible]
+
+
 def reward_map(state: ForageState, clock, structure: Structure):
     """Per cell: the reward collecting its visible object would pay at ``clock``, the
     state's reward clock (uncentred), and whether it is food (a visible, non-blocking
     object)."""
-    params = state.params
-    visible = state.visible().astype(jnp.int32)
-    values = world.type_rewards(params, clock, structure)[visible]
-    if structure.fourier:
-        # Curves are shared by a biome generation: a lookup per cell, no curve evaluated.
-        slot = state.generation % structure.generations_kept
-        fourier = state.curve_values[state.origin.astype(jnp.int32), slot, visible]
-        values = jnp.where(params.schedule[visible] == world.FOURIER, fourier, values)
-    food = (visible > 0) & ~params.blocking[visible]
-    return jnp.where(food, values, 0.0), food
+    food = (state.ready_at <= state.time) & (state.food_value > -jnp.inf)
+    values = jnp.where(food, state.food_value, 0.0)
+    if structure.waves:
+        values = values + _wave_values(state, clock, structure)
+    return values, food
 
 
 def _mean_food_reward(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
     total, count = state.food_total, state.food_count
     if structure.waves:  # waves change every step: their part is summed from the grid
-        total = total + _wave_total(state, clock, structure)
+        total = total + jnp.sum(_wave_values(state, clock, structure))
     return total / jnp.maximum(count, 1).astype(jnp.float32)
-
-
-def _wave_total(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
-    """Current rewards of the visible sine, square and weather objects, summed."""
-    params = state.params
-    visible = state.visible()
-    waves = world.type_rewards(params, clock, structure)
-    total = jnp.float32(0.0)
-    for obj in range(1, structure.num_objects + 1):
-        if_wave = (params.schedule[obj] >= world.SINE) & ~params.blocking[obj]
-        count = jnp.sum(visible == obj, dtype=jnp.int32).astype(jnp.float32)
-        total = total + jnp.where(if_wave, waves[obj] * count, 0.0)
-    return total
 
 
 def _region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
     """Mean food reward per region: the food biomes in order, then the rest (the void)."""
-    params = state.params
-    food = (state.ready_at <= state.time) & (state.food_value > -jnp.inf)
-    value = jnp.where(food, state.food_value, 0.0)
-    if structure.waves:
-        waves = world.type_rewards(params, clock, structure)
-        is_wave = params.schedule >= world.SINE
-        for obj in range(1, structure.num_objects + 1):
-            of_type = food & (state.object == obj)
-            value = value + jnp.where(of_type & is_wave[obj], waves[obj], 0.0)
-    regions = jax.nn.one_hot(params.region_map, structure.num_food_biomes + 1, dtype=bool)
+    values, food = reward_map(state, clock, structure)
+    regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
     in_region = regions & food[..., None]
-    totals = jnp.sum(jnp.where(in_region, value[..., None], 0.0), axis=(0, 1))
+    totals = jnp.sum(jnp.where(in_region, values[..., None], 0.0), axis=(0, 1))
     counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
     return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 
