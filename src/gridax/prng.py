@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, Key, UInt32
+from jaxtyping import Array, Float32, Key, UInt32
 
 
 def key_data(key: Key[Array, ""] | UInt32[Array, "2"]) -> UInt32[Array, "2"]:
@@ -29,3 +29,48 @@ def batch_key_data(keys) -> UInt32[Array, "batch 2"]:
             f"got key data of shape {keys.shape} and dtype {keys.dtype}"
         )
     return keys
+
+
+# Threefry-2x32 with 20 rounds (Salmon et al., "Parallel random numbers: as easy as
+# 1, 2, 3", SC 2011), the generator behind jax.random's default keys.
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+_PARITY = 0x1BD11BDA
+
+
+def _rotate_left(x, bits: int):
+    return (x << jnp.uint32(bits)) | (x >> jnp.uint32(32 - bits))
+
+
+def threefry2x32(key: UInt32[Array, "2"], x0: UInt32[Array, " n"], x1: UInt32[Array, " n"]):
+    """The Threefry-2x32 block function of ``key`` on counter pairs ``(x0, x1)``, written
+    out round by round.
+
+    jax.random's own lowering on CPU runs the rounds as a five-iteration while loop,
+    tens of small kernels per call; written out, XLA fuses a whole draw into one kernel.
+    """
+    schedule = (key[0], key[1], key[0] ^ key[1] ^ jnp.uint32(_PARITY))
+    x0, x1 = x0 + schedule[0], x1 + schedule[1]
+    for group in range(5):
+        for bits in _ROTATIONS[group % 2]:
+            x0 = x0 + x1
+            x1 = _rotate_left(x1, bits) ^ x0
+        x0 = x0 + schedule[(group + 1) % 3]
+        x1 = x1 + schedule[(group + 2) % 3] + jnp.uint32(group + 1)
+    return x0, x1
+
+
+def split_uniform(
+    key: UInt32[Array, "2"], num_keys: int, num_uniforms: int
+) -> tuple[UInt32[Array, "k 2"], Float32[Array, " u"]]:
+    """``num_keys`` new keys and ``num_uniforms`` floats uniform in [0, 1) from one key,
+    in one fused kernel: the per-step randomness of an env. The outputs are threefry
+    blocks of distinct counters, so they are independent of each other and of the
+    blocks any other key gives."""
+    blocks = num_keys + (num_uniforms + 1) // 2
+    counters = jnp.arange(blocks, dtype=jnp.uint32)
+    high, low = threefry2x32(key, jnp.zeros_like(counters), counters)
+    keys = jnp.stack([high[:num_keys], low[:num_keys]], axis=-1)
+    words = jnp.concatenate([high[num_keys:], low[num_keys:]])[:num_uniforms]
+    # 23 random mantissa bits under the exponent of 1.0: a float in [1, 2), minus one.
+    floats = jax.lax.bitcast_convert_type((words >> 9) | jnp.uint32(0x3F800000), jnp.float32)
+    return keys, floats - 1.0

@@ -22,7 +22,7 @@ from gridax.batching import cond_rare
 from gridax.envs.forage import world
 from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
 from gridax.fields import pinned
-from gridax.prng import batch_key_data, key_data
+from gridax.prng import batch_key_data, key_data, split_uniform
 
 DOWN, RIGHT, UP, LEFT = range(4)
 NUM_ACTIONS = 4
@@ -498,10 +498,10 @@ def _step(state: ForageState, action, structure: Structure):
     time = state.time
     clock = time + state.offset
     with jax.named_scope("random"):
-        key, step_key, biome_key = jax.random.split(state.key, 3)
-        # Every random number of a step from one draw (one threefry kernel).
+        # Every random number of a step from one fused threefry kernel.
         removals = 2 if structure.expiry else 1  # a collection, and an expiry if any
-        draws = jax.random.uniform(step_key, (removals, RANDOM_PER_REMOVAL))
+        (key, biome_key), draws = split_uniform(state.key, 2, removals * RANDOM_PER_REMOVAL)
+        draws = draws.reshape(removals, RANDOM_PER_REMOVAL)
     action = jnp.asarray(action, jnp.int32)
 
     with jax.named_scope("move"):
