@@ -2,4 +2,6 @@
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+from gridax.registry import Env, make, registered_ids  # noqa: E402
+
+__all__ = ["Env", "__version__", "make", "registered_ids"]

@@ -74,3 +74,8 @@ def split_uniform(
     # 23 random mantissa bits under the exponent of 1.0: a float in [1, 2), minus one.
     floats = jax.lax.bitcast_convert_type((words >> 9) | jnp.uint32(0x3F800000), jnp.float32)
     return keys, floats - 1.0
+
+
+def split(key: UInt32[Array, "2"], num: int) -> UInt32[Array, "num 2"]:
+    """``num`` new raw keys from ``key`` in one fused kernel (see :func:`split_uniform`)."""
+    return split_uniform(key, num, 0)[0]

@@ -1,0 +1,98 @@
+"""Observation and action spaces: jittable ``sample(key)`` and ``contains(x)``.
+
+The same small vocabulary as gymnax (``Discrete``, ``Box``, ``Dict``), without depending
+on it; ``gridax.wrappers.GymnaxEnv`` converts them to gymnax's own classes. ``contains``
+returns a boolean array, so it works under ``jit`` and ``vmap``; it checks values, and
+``shape``/``dtype`` are there for the caller to check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+
+class Space:
+    """A set of values with a shape and dtype (or a tree of such sets)."""
+
+    def sample(self, key) -> Any:
+        raise NotImplementedError
+
+    def contains(self, x) -> jax.Array:
+        raise NotImplementedError
+
+
+class Discrete(Space):
+    """The integers ``0 .. n - 1``."""
+
+    def __init__(self, n: int, dtype=jnp.int32):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"Discrete needs n >= 1 values, got {n!r}")
+        self.n = n
+        self.shape: tuple[int, ...] = ()
+        self.dtype = jnp.dtype(dtype)
+
+    def __repr__(self) -> str:
+        return f"Discrete({self.n})"
+
+    def sample(self, key) -> jax.Array:
+        return jax.random.randint(key, self.shape, 0, self.n, dtype=self.dtype)
+
+    def contains(self, x) -> jax.Array:
+        x = jnp.asarray(x)
+        return jnp.all((x >= 0) & (x < self.n))
+
+
+class Box(Space):
+    """Arrays of ``shape`` and ``dtype`` with every element in ``[low, high]``."""
+
+    def __init__(self, low, high, shape: tuple[int, ...], dtype=jnp.float32):
+        self.low, self.high = low, high
+        self.shape = tuple(shape)
+        self.dtype = jnp.dtype(dtype)
+
+    def __repr__(self) -> str:
+        return f"Box({self.low}, {self.high}, {self.shape}, {self.dtype.name})"
+
+    def sample(self, key) -> jax.Array:
+        if self.dtype == jnp.bool_:
+            return jax.random.bernoulli(key, 0.5, self.shape)
+        if jnp.issubdtype(self.dtype, jnp.integer):
+            return jax.random.randint(key, self.shape, self.low, self.high + 1, dtype=self.dtype)
+        return jax.random.uniform(key, self.shape, self.dtype, self.low, self.high)
+
+    def contains(self, x) -> jax.Array:
+        x = jnp.asarray(x)
+        if x.dtype == jnp.bool_:
+            return jnp.bool_(True)
+        return jnp.all((x >= self.low) & (x <= self.high))
+
+
+class Dict(Space):
+    """Named subspaces. Samples are dicts, or ``cls(**fields)`` when ``cls`` is given (a
+    structured action or observation class); ``contains`` reads fields by key or by
+    attribute, so it takes either."""
+
+    def __init__(self, spaces: Mapping[str, Space], cls: type | None = None):
+        self.spaces = dict(spaces)
+        self.cls = cls
+
+    def __repr__(self) -> str:
+        name = self.cls.__name__ if self.cls else "Dict"
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.spaces.items())
+        return f"{name}({fields})"
+
+    def sample(self, key):
+        keys = jax.random.split(key, len(self.spaces))
+        values = {name: s.sample(k) for (name, s), k in zip(self.spaces.items(), keys, strict=True)}
+        return self.cls(**values) if self.cls else values
+
+    def contains(self, x) -> jax.Array:
+        def field(name):
+            return x[name] if isinstance(x, Mapping) else getattr(x, name)
+
+        inside = [space.contains(field(name)) for name, space in self.spaces.items()]
+        return jnp.all(jnp.stack(inside))

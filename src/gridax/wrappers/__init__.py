@@ -1,0 +1,13 @@
+"""Wrappers over gridax envs: automatic resets, and gymnax's interface (extra ``gymnax``)."""
+
+from gridax.wrappers.autoreset import STRATEGIES, AutoReset, AutoResetState
+
+__all__ = ["STRATEGIES", "AutoReset", "AutoResetState", "GymnaxEnv"]
+
+
+def __getattr__(name: str):
+    if name == "GymnaxEnv":  # imported on use: gymnax is an optional extra
+        from gridax.wrappers.gymnax import GymnaxEnv
+
+        return GymnaxEnv
+    raise AttributeError(f"module 'gridax.wrappers' has no attribute {name!r}")

@@ -1,0 +1,152 @@
+"""Automatic resets for batches of environments, with three strategies.
+
+``AutoReset(env, strategy)`` steps a batch and starts a new episode in every env whose
+episode ended, returning the new episode's first observation and keeping the last
+observation of the old one in ``info["final_observation"]``. For ARC a reset samples a
+new task (and pair) from the bank.
+
+- ``"always"`` computes a reset for the whole batch on every step and keeps it where an
+  env is done (gymnax's way): no branch, a full reset's cost per step.
+- ``"any_done"`` computes that batch reset only on steps where some env is done (one
+  ``lax.cond`` on the whole batch). Same results as ``"always"``, bit for bit; cheaper
+  when episodes end rarely or in step, the same when some env ends nearly every step.
+- ``"pool"`` draws new episodes from ``pool_size`` reset states computed up front and
+  recomputed every ``refresh_every`` steps; an env that is done takes the next pooled
+  state and a fresh PRNG key of its own. The cheapest when resets are expensive and
+  frequent; episodes start from at most ``pool_size`` distinct states per refresh.
+
+Resets draw their keys from a per-env key stream kept in :class:`AutoResetState`, so a
+run is a function of the key given to ``reset`` and of the actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from jaxtyping import Array, Int32, UInt32
+
+from gridax import prng
+from gridax.registry import Env
+
+STRATEGIES = ("always", "any_done", "pool")
+
+
+class AutoResetState(eqx.Module):
+    """The batch's env states and the wrapper's own bookkeeping."""
+
+    env_state: Any
+    reset_keys: UInt32[Array, "batch 2"]  # each env's stream of reset keys
+    pool: Any  # (states, observations) of pool_size pending episodes; None unless "pool"
+    pool_key: UInt32[Array, "2"]
+    cursor: Int32[Array, ""]  # the next pooled state to hand out
+    steps: Int32[Array, ""]
+
+
+def _where(done, new, old):
+    """Per env: ``new`` where done, ``old`` elsewhere, for trees with a batch axis."""
+
+    def pick(a, b):
+        return jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b)
+
+    return jax.tree.map(pick, new, old)
+
+
+class AutoReset(eqx.Module):
+    """A batch of ``env`` that starts a new episode wherever one ends (module docstring).
+
+    ``reset(key, num_envs, params=None) -> (state, obs)`` and
+    ``step(state, actions, params=None) -> (state, obs, reward, done, info)``; ``params``
+    defaults to ``env.default_params`` (pass it explicitly inside jit, see
+    :mod:`gridax.registry`).
+    """
+
+    env: Env
+    strategy: str = eqx.field(static=True, default="always")
+    pool_size: int = eqx.field(static=True, default=256)
+    refresh_every: int = eqx.field(static=True, default=100)
+
+    def __check_init__(self):
+        if not isinstance(self.env, Env):
+            raise TypeError(f"AutoReset wraps a gridax.make env, got {type(self.env).__name__}")
+        if self.strategy not in STRATEGIES:
+            raise ValueError(
+                f"AutoReset strategy must be one of {', '.join(map(repr, STRATEGIES))}; "
+                f"got {self.strategy!r}"
+            )
+        for name in ("pool_size", "refresh_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"AutoReset {name} must be an integer >= 1; got {value!r}")
+
+    def _params(self, params):
+        return self.env.default_params if params is None else params
+
+    def _fill_pool(self, pool_key, params):
+        keys = prng.split(pool_key, self.pool_size + 1)
+        return keys[0], self.env.batch_reset(keys[1:], params)
+
+    def reset(self, key, num_envs: int, params=None) -> tuple[AutoResetState, Any]:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1; got {num_envs!r}")
+        params = self._params(params)
+        keys = prng.split(prng.key_data(key), 2 * num_envs + 1)
+        states, obs = self.env.batch_reset(keys[:num_envs], params)
+        pool_key, pool = keys[-1], None
+        if self.strategy == "pool":
+            pool_key, pool = self._fill_pool(pool_key, params)
+        zero = jnp.zeros((), jnp.int32)
+        return AutoResetState(states, keys[num_envs:-1], pool, pool_key, zero, zero), obs
+
+    def step(self, state: AutoResetState, actions, params=None):
+        params = self._params(params)
+        env_state, obs, reward, done, info = self.env.batch_step(state.env_state, actions)
+        info = {**info, "final_observation": obs}
+        # Each env's next reset key, and the key after it; used only where done.
+        fresh, later = jnp.moveaxis(jax.vmap(lambda k: prng.split(k, 2))(state.reset_keys), 1, 0)
+        reset_keys = _where(done, later, state.reset_keys)
+        if self.strategy == "pool":
+            env_state, obs, cursor = jax.lax.cond(
+                jnp.any(done), self._from_pool, lambda *a: a[:3], env_state, obs,
+                state.cursor, state.pool, done, fresh,
+            )  # fmt: skip
+            steps = state.steps + 1
+            pool_key, pool = jax.lax.cond(
+                steps % self.refresh_every == 0,
+                lambda key, pool: self._fill_pool(key, params),
+                lambda key, pool: (key, pool),
+                state.pool_key,
+                state.pool,
+            )
+            next_state = AutoResetState(env_state, reset_keys, pool, pool_key, cursor, steps)
+            return next_state, obs, reward, done, info
+
+        def restart(env_state, obs):
+            new_state, new_obs = self.env.batch_reset(fresh, params)
+            return _where(done, new_state, env_state), _where(done, new_obs, obs)
+
+        if self.strategy == "always":
+            env_state, obs = restart(env_state, obs)
+        else:
+            env_state, obs = jax.lax.cond(jnp.any(done), restart, lambda *a: a, env_state, obs)
+        next_state = eqx.tree_at(
+            lambda s: (s.env_state, s.reset_keys, s.steps),
+            state,
+            (env_state, reset_keys, state.steps + 1),
+        )
+        return next_state, obs, reward, done, info
+
+    def _from_pool(self, env_state, obs, cursor, pool, done, keys):
+        """Done envs take the next pooled states in turn, each with a fresh key."""
+        order = jnp.cumsum(done, dtype=jnp.int32) - 1
+        index = (cursor + order) % self.pool_size
+        pool_states, pool_obs = jax.tree.map(lambda leaf: leaf[index], pool)
+        pool_states = eqx.tree_at(lambda s: s.key, pool_states, keys)
+        count = jnp.sum(done, dtype=jnp.int32)
+        return (
+            _where(done, pool_states, env_state),
+            _where(done, pool_obs, obs),
+            (cursor + count) % self.pool_size,
+        )
