@@ -63,7 +63,7 @@ def test_pool_hands_out_pooled_states_with_fresh_keys_and_refreshes():
     env = gridax.make("ForagaxTwoBiome-v1", episode_length=2)
     wrapper = AutoReset(env, "pool", pool_size=NUM_ENVS, refresh_every=4)
     state, _ = wrapper.reset(jax.random.key(0), NUM_ENVS)
-    pool_states, _ = state.pool
+    pool_states = state.pool
     keys = set()
     for t in range(4):
         state, _, _, done, _ = wrapper.step(state, jnp.zeros(NUM_ENVS, jnp.int32))
@@ -74,7 +74,7 @@ def test_pool_hands_out_pooled_states_with_fresh_keys_and_refreshes():
             assert len(keys) == NUM_ENVS
             assert not keys & {tuple(map(int, k)) for k in pool_states.key}
     # Step 4 refreshed the pool.
-    assert not eqx.tree_equal(state.pool[0].key, pool_states.key)
+    assert not eqx.tree_equal(state.pool.key, pool_states.key)
 
 
 def test_forage_without_an_episode_length_never_resets():

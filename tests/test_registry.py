@@ -85,7 +85,8 @@ def test_empty_arc_folder_is_an_error(tmp_path):
 def test_jit_and_vmap_work_on_the_methods(env_id):
     env = gridax.make(env_id)
     keys = jax.random.split(jax.random.key(0), 3)
-    states, _ = env.batch_reset(keys)
+    states, obs = env.batch_reset(keys)
+    assert eqx.tree_equal(env.observe(states), obs)
     actions = jax.vmap(env.action_space.sample)(jax.random.split(jax.random.key(1), 3))
     batched = env.batch_step(states, actions)
     assert eqx.tree_equal(jax.vmap(env.step)(states, actions), batched)

@@ -39,18 +39,23 @@ def action_mix(num_steps: int) -> str:
     )
 
 
-def random_actions(key, working_shape: Int32[Array, "batch 2"], selection_format: str):
+def random_actions(
+    key,
+    working_shape: Int32[Array, "batch 2"],
+    selection_format: str,
+    num_operations: int = ops.SUBMIT,
+):
     """One random action per env in ``selection_format``, for grids of ``working_shape``.
 
-    Operations are uniform over 0-33: submit is left out, so that a rollout no longer
-    than the episode measures only live steps. Coordinates are uniform over
+    Operations are uniform over ``0 .. num_operations - 1``, by default 0-33: submit is
+    left out, so that a rollout no longer than the episode measures only live steps. Coordinates are uniform over
     the live grid, except for resize, whose corner is uniform over the whole canvas so
     that grids grow as well as shrink. Bbox corners are two such cells; a mask is the
     rectangle between them.
     """
     batch = working_shape.shape[0]
     op_key, a_key, b_key = jax.random.split(key, 3)
-    operation = jax.random.randint(op_key, (batch,), 0, ops.SUBMIT, dtype=jnp.int32)
+    operation = jax.random.randint(op_key, (batch,), 0, num_operations, dtype=jnp.int32)
     resizes = operation == ops.RESIZE
     limit = jnp.where(resizes[:, None], GRID_SIZE, working_shape).astype(jnp.float32)
 
@@ -252,6 +257,48 @@ def measure_forage(env_id: str, num_envs: int, num_steps: int, repeats: int = 3)
     return scan_row("forage", label, rollout, (states,), num_steps, repeats)
 
 
+AUTORESET_MODES = ("none", "always", "any_done", "pool")
+
+
+def make_autoreset_rollout(env, mode: str, num_steps: int):
+    """A jitted ``lax.scan`` of ``num_steps`` steps of random point actions, submit included
+    (about one step in 35 ends an episode), through ``AutoReset(env, mode)``; mode
+    ``"none"`` is plain ``batch_step`` without resets, the baseline."""
+    from gridax.wrappers import AutoReset
+
+    wrapper = AutoReset(env, "always" if mode == "none" else mode)
+
+    def body(carry, key):
+        state, bank = carry
+        env_states = state.env_state
+        actions = random_actions(key, env_states.working_shape, "point", ops.NUM_OPERATIONS)
+        if mode == "none":
+            env_states, _, rewards, _, _ = env.batch_step(env_states, actions)
+            state = eqx.tree_at(lambda s: s.env_state, state, env_states)
+        else:
+            state, _, rewards, _, _ = wrapper.step(state, actions, bank)
+        return (state, bank), jnp.sum(rewards)
+
+    @jax.jit
+    def rollout(state, bank, key):
+        (state, _), rewards = jax.lax.scan(body, (state, bank), jax.random.split(key, num_steps))
+        return state, jnp.sum(rewards)
+
+    return wrapper, rollout
+
+
+def measure_autoreset(mode: str, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    from gridax.registry import make
+
+    env = make("ArcAgi1-v0")
+    wrapper, rollout = make_autoreset_rollout(env, mode, num_steps)
+    bank = env.default_params.arrays_only()
+    state, _ = wrapper.reset(jax.random.key(0), num_envs, bank)
+    row = scan_row("autoreset", mode, rollout, (state, bank), num_steps, repeats)
+    row.bytes_per_state = state_bytes(state.env_state)
+    return row
+
+
 def sweep(
     formats: Sequence[str] = FORMATS,
     batch_sizes: Sequence[int] = BATCH_SIZES,
@@ -260,13 +307,15 @@ def sweep(
     rollouts: Sequence[str] = ("scan", "loop"),
     progress: Callable | None = None,
     forage_ids: Sequence[str] = (),
+    autoreset: Sequence[str] = (),
 ) -> list[Row]:
-    """Measures the roofline, every ARC (format, batch size, rollout style) and every
-    forage id (scan rollouts) in one run."""
+    """Measures the roofline, every ARC (format, batch size, rollout style), every
+    forage id and every auto-reset mode (scan rollouts) in one run."""
     tasks = arc.load_tasks("arc-agi-1", split="training")
     plan = [("roofline", None, n) for n in batch_sizes]
     plan += [(style, fmt, n) for fmt in formats for style in rollouts for n in batch_sizes]
     plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
+    plan += [("autoreset", mode, n) for mode in autoreset for n in batch_sizes]
     rows, roofline = [], {}
     for style, fmt, n in progress(plan) if progress else plan:
         if style == "roofline":
@@ -274,6 +323,8 @@ def sweep(
             roofline[n] = row.steps_per_second
         elif style == "forage":
             row = measure_forage(fmt, n, num_steps, repeats)
+        elif style == "autoreset":
+            row = measure_autoreset(fmt, n, num_steps, repeats)
         else:
             config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
             measure = measure_scan if style == "scan" else measure_loop
@@ -285,7 +336,7 @@ def sweep(
 
 def format_table(rows: Sequence[Row]) -> str:
     header = (
-        f"{'env':<9}{'format':<24}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
+        f"{'env':<10}{'format':<24}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
         f"{'of roofline':>12}{'compile s':>10}{'bytes/state':>12}"
     )
     lines = [header]
@@ -295,7 +346,7 @@ def format_table(rows: Sequence[Row]) -> str:
         compiled = f"{r.compile_seconds:.2f}" if r.compile_seconds else "-"
         size = f"{r.bytes_per_state:,}" if r.bytes_per_state else "-"
         lines.append(
-            f"{r.env:<9}{r.selection_format:<24}{r.rollout:<8}{r.num_envs:>6}"
+            f"{r.env:<10}{r.selection_format:<24}{r.rollout:<8}{r.num_envs:>6}"
             f"{r.steps_per_second:>13,.0f}{fraction:>12}{compiled:>10}{size:>12}"
         )
     return "\n".join(lines)

@@ -16,6 +16,8 @@ def _bench(args: argparse.Namespace) -> int:
 
     from gridax import bench
 
+    # A bare --autoreset measures every mode; without the flag, none.
+    autoreset = bench.AUTORESET_MODES if args.autoreset == [] else args.autoreset or ()
     if args.quick:
         sizes, rollouts = [1, 1024], ["scan"]
     else:
@@ -42,6 +44,7 @@ def _bench(args: argparse.Namespace) -> int:
         rollouts=rollouts,
         progress=lambda plan: track(plan, description="measuring", transient=True),
         forage_ids=args.forage,
+        autoreset=autoreset,
     )
     print(bench.format_table(rows))
     out = Path(args.out)
@@ -100,6 +103,14 @@ def main(argv: list[str] | None = None) -> int:
         default=list(FORAGE_IDS),
         metavar="ID",
         help="forage ids to measure (scan rollouts); none with a bare --forage",
+    )
+    bench.add_argument(
+        "--autoreset",
+        nargs="*",
+        choices=["none", "always", "any_done", "pool"],
+        metavar="MODE",
+        help="auto-reset strategies to measure on ArcAgi1-v0 with submit in the random actions "
+        "('none' = no resets, 'always', 'any_done', 'pool'); all with a bare --autoreset",
     )
     bench.add_argument("--rollouts", nargs="+", choices=["scan", "loop"], default=["scan", "loop"])
     bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")

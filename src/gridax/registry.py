@@ -50,6 +50,10 @@ class Env(eqx.Module):
     def batch_step(self, states, actions):
         raise NotImplementedError
 
+    def observe(self, state):
+        """The observation of a state (or a batch), as ``reset`` and ``step`` return it."""
+        raise NotImplementedError
+
     @property
     def observation_space(self) -> spaces.Space:
         raise NotImplementedError
@@ -100,6 +104,9 @@ class ArcEnv(Env):
 
     def batch_step(self, states, actions):
         return arc.batch_step(states, actions, self.config)
+
+    def observe(self, state):
+        return arc.observe(state)
 
     @property
     def observation_space(self) -> spaces.Dict:
@@ -183,6 +190,9 @@ class ForageEnv(Env):
 
     def batch_step(self, states, actions):
         return forage.batch_step(states, actions, self.config)
+
+    def observe(self, state):
+        return forage.observe(state, self.config)
 
     @property
     def num_actions(self) -> int:

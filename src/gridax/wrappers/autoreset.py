@@ -39,7 +39,7 @@ class AutoResetState(eqx.Module):
 
     env_state: Any
     reset_keys: UInt32[Array, "batch 2"]  # each env's stream of reset keys
-    pool: Any  # (states, observations) of pool_size pending episodes; None unless "pool"
+    pool: Any  # pool_size reset states (a batch); None unless strategy is "pool"
     pool_key: UInt32[Array, "2"]
     cursor: Int32[Array, ""]  # the next pooled state to hand out
     steps: Int32[Array, ""]
@@ -86,7 +86,7 @@ class AutoReset(eqx.Module):
 
     def _fill_pool(self, pool_key, params):
         keys = prng.split(pool_key, self.pool_size + 1)
-        return keys[0], self.env.batch_reset(keys[1:], params)
+        return keys[0], self.env.batch_reset(keys[1:], params)[0]
 
     def reset(self, key, num_envs: int, params=None) -> tuple[AutoResetState, Any]:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -102,51 +102,45 @@ class AutoReset(eqx.Module):
 
     def step(self, state: AutoResetState, actions, params=None):
         params = self._params(params)
-        env_state, obs, reward, done, info = self.env.batch_step(state.env_state, actions)
-        info = {**info, "final_observation": obs}
+        env_state, final_obs, reward, done, info = self.env.batch_step(state.env_state, actions)
         # Each env's next reset key, and the key after it; used only where done.
         fresh, later = jnp.moveaxis(jax.vmap(lambda k: prng.split(k, 2))(state.reset_keys), 1, 0)
-        reset_keys = _where(done, later, state.reset_keys)
+        pool_key, pool, cursor = state.pool_key, state.pool, state.cursor
+
+        def restart(env_state, cursor):
+            if self.strategy == "pool":
+                new_state, cursor = self._from_pool(pool, cursor, done, fresh)
+            else:
+                new_state, _ = self.env.batch_reset(fresh, params)
+            return _where(done, new_state, env_state), cursor
+
+        if self.strategy == "always":
+            env_state, cursor = restart(env_state, cursor)
+        else:
+            env_state, cursor = jax.lax.cond(
+                jnp.any(done), restart, lambda *a: a, env_state, cursor
+            )
+        steps = state.steps + 1
         if self.strategy == "pool":
-            env_state, obs, cursor = jax.lax.cond(
-                jnp.any(done), self._from_pool, lambda *a: a[:3], env_state, obs,
-                state.cursor, state.pool, done, fresh,
-            )  # fmt: skip
-            steps = state.steps + 1
             pool_key, pool = jax.lax.cond(
                 steps % self.refresh_every == 0,
                 lambda key, pool: self._fill_pool(key, params),
                 lambda key, pool: (key, pool),
-                state.pool_key,
-                state.pool,
+                pool_key,
+                pool,
             )
-            next_state = AutoResetState(env_state, reset_keys, pool, pool_key, cursor, steps)
-            return next_state, obs, reward, done, info
+        reset_keys = _where(done, later, state.reset_keys)
+        next_state = AutoResetState(env_state, reset_keys, pool, pool_key, cursor, steps)
+        # Observed from the selected states: one select per state leaf, none for the
+        # observation (an ARC observation is the state's own arrays).
+        obs = self.env.observe(env_state)
+        return next_state, obs, reward, done, {**info, "final_observation": final_obs}
 
-        def restart(env_state, obs):
-            new_state, new_obs = self.env.batch_reset(fresh, params)
-            return _where(done, new_state, env_state), _where(done, new_obs, obs)
-
-        if self.strategy == "always":
-            env_state, obs = restart(env_state, obs)
-        else:
-            env_state, obs = jax.lax.cond(jnp.any(done), restart, lambda *a: a, env_state, obs)
-        next_state = eqx.tree_at(
-            lambda s: (s.env_state, s.reset_keys, s.steps),
-            state,
-            (env_state, reset_keys, state.steps + 1),
-        )
-        return next_state, obs, reward, done, info
-
-    def _from_pool(self, env_state, obs, cursor, pool, done, keys):
-        """Done envs take the next pooled states in turn, each with a fresh key."""
+    def _from_pool(self, pool, cursor, done, keys):
+        """The next pooled states in turn for the envs that are done, each with a fresh
+        key, and the cursor moved past them."""
         order = jnp.cumsum(done, dtype=jnp.int32) - 1
         index = (cursor + order) % self.pool_size
-        pool_states, pool_obs = jax.tree.map(lambda leaf: leaf[index], pool)
-        pool_states = eqx.tree_at(lambda s: s.key, pool_states, keys)
-        count = jnp.sum(done, dtype=jnp.int32)
-        return (
-            _where(done, pool_states, env_state),
-            _where(done, pool_obs, obs),
-            (cursor + count) % self.pool_size,
-        )
+        states = jax.tree.map(lambda leaf: leaf[index], pool)
+        states = eqx.tree_at(lambda s: s.key, states, keys)
+        return states, (cursor + jnp.sum(done, dtype=jnp.int32)) % self.pool_size

@@ -22,7 +22,7 @@ from gridax.envs.arc.reward import similarity
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.grid import live_mask
-from gridax.prng import batch_key_data, key_data
+from gridax.prng import batch_key_data, key_data, split_uniform
 
 Info = dict[str, Array]
 
@@ -42,6 +42,12 @@ def observe(state: ArcState) -> ArcObservation:
     )
 
 
+def _uniform_index(draw: Float32[Array, ""], count) -> Int32[Array, ""]:
+    """An index uniform over ``0 .. count - 1`` from a uniform draw in [0, 1)."""
+    index = jnp.floor(draw * jnp.asarray(count, jnp.float32)).astype(jnp.int32)
+    return jnp.minimum(index, count - 1)  # float rounding can reach count itself
+
+
 def _reset(
     key: Key[Array, ""] | UInt32[Array, 2],
     config: ArcConfig,
@@ -49,16 +55,17 @@ def _reset(
     task_index: Int[Array, ""] | None = None,
     pair_index: Int[Array, ""] | None = None,
 ) -> tuple[ArcState, ArcObservation]:
-    task_key, pair_key, next_key = jax.random.split(key_data(key), 3)
+    # One fused threefry kernel for the episode's key and draws (prng.split_uniform).
+    (next_key,), (task_draw, pair_draw) = split_uniform(key_data(key), 1, 2)
     num_tasks = tasks.num_train.shape[0]
     if task_index is None:
-        task = jax.random.randint(task_key, (), 0, num_tasks, dtype=jnp.int32)
+        task = _uniform_index(task_draw, num_tasks)
     else:
         task = jnp.clip(task_index, 0, num_tasks - 1).astype(jnp.int32)
     pairs = tasks.pairs("train" if config.mode == "train" else "test")
     count = pairs.count[task]
     if pair_index is None:
-        pair = jax.random.randint(pair_key, (), 0, count, dtype=jnp.int32)
+        pair = _uniform_index(pair_draw, count)
     else:
         pair = jnp.clip(pair_index, 0, count - 1).astype(jnp.int32)
 

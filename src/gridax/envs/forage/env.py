@@ -631,8 +631,12 @@ def _rgb(state: ForageState, ids, cells, structure: Structure) -> Float32[Array,
 
 
 def observe(state: ForageState, config: ForageConfig):
-    """The observation of a state, as ``reset`` and ``step`` return it (docs/forage.md)."""
-    return _observe(state, config.structure())
+    """The observation of a state (or a batch), as ``reset`` and ``step`` return it
+    (docs/forage.md)."""
+    structure = config.structure()
+    if state.time.ndim:
+        return jax.vmap(lambda s: _observe(s, structure))(state)
+    return _observe(state, structure)
 
 
 def _observe(state: ForageState, structure: Structure):
