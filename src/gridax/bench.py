@@ -48,10 +48,10 @@ def random_actions(
     """One random action per env in ``selection_format``, for grids of ``working_shape``.
 
     Operations are uniform over ``0 .. num_operations - 1``, by default 0-33: submit is
-    left out, so that a rollout no longer than the episode measures only live steps. Coordinates are uniform over
-    the live grid, except for resize, whose corner is uniform over the whole canvas so
-    that grids grow as well as shrink. Bbox corners are two such cells; a mask is the
-    rectangle between them.
+    left out, so that a rollout no longer than the episode measures only live steps.
+    Coordinates are uniform over the live grid, except for resize, whose corner is
+    uniform over the whole canvas so that grids grow as well as shrink. Bbox corners are
+    two such cells; a mask is the rectangle between them.
     """
     batch = working_shape.shape[0]
     op_key, a_key, b_key = jax.random.split(key, 3)

@@ -11,7 +11,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Float32, Int, Key, UInt32
+from jaxtyping import Array, Bool, Float32, Int, Int32, Key, UInt32
 
 from gridax.actions.history import empty_history, record_action
 from gridax.actions.selection import ACTION_TYPES, AbstractAction
