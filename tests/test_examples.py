@@ -1,6 +1,7 @@
 """Smoke-sized runs of the examples: they run end to end and print what they promise."""
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -48,3 +49,31 @@ def test_ppo_gae_matches_a_python_loop():
         expected[t], next_value = running, value[t]
     np.testing.assert_allclose(advantage, expected, rtol=1e-5)
     np.testing.assert_allclose(target, expected + value, rtol=1e-5)
+
+
+ADVANCED = {
+    "jax_optimization_demo": ["traces so far: 1", "2 traces", "scan", "from the cache"],
+    "batch_processing_demo": ["(independent)", "four copies of one env", "env-steps/s"],
+    "memory_efficiency_demo": ["history_length=10", "save_state", "re-attaches the grids"],
+    "jax_best_practices_demo": [
+        "ValueError: ArcConfig.selection_format",
+        "invalid_action=True",
+        "EQX_ON_ERROR=raise -> EqxRuntimeError: invalid action",
+        "EQX_ON_ERROR=nan   -> reward nan, working grid unchanged: True",
+        "vmap(step) == batch_step: True",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVANCED))
+def test_advanced_demo_runs_and_shows_what_it_promises(name):
+    # Each in its own process: the demos set JAX options (the compilation cache).
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "advanced" / f"{name}.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    for expected in ADVANCED[name]:
+        assert expected in result.stdout, result.stdout

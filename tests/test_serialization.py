@@ -1,0 +1,156 @@
+"""Checkpoints: bit-identical round trips without task data, and every mismatch named."""
+
+import json
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import pytest
+
+from gridax import bench, serialization
+from gridax.envs import arc, forage
+from gridax.serialization import load_state, save_state
+
+
+def stepped_arc(config, tasks, num_envs, steps=5, seed=0):
+    states, _ = arc.batch_reset(jax.random.split(jax.random.key(seed), num_envs), config, tasks)
+    for t in range(steps):
+        key = jax.random.key(100 + t)
+        actions = bench.random_actions(key, states.working_shape, config.selection_format)
+        states, *_ = arc.batch_step(states, actions, config)
+    return states
+
+
+def next_steps(states, config, steps=3):
+    out = []
+    for t in range(steps):
+        key = jax.random.key(200 + t)
+        actions = bench.random_actions(key, states.working_shape, config.selection_format)
+        states, obs, reward, done, _ = arc.batch_step(states, actions, config)
+        out.append((states, obs, reward, done))
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["point", "bbox", "mask"])
+def test_arc_batch_round_trip_is_bit_identical(fmt, arc_agi_1, tmp_path):
+    config = arc.ArcConfig(selection_format=fmt, max_episode_steps=20)
+    states = stepped_arc(config, arc_agi_1, num_envs=3)
+    path = save_state(tmp_path / "s.ckpt", states, config, tasks=arc_agi_1)
+    like, _ = arc.batch_reset(jax.random.split(jax.random.key(9), 3), config, arc_agi_1)
+    loaded = load_state(path, like, config, tasks=arc_agi_1)
+    assert eqx.tree_equal(loaded, states)  # key, history and re-attached grids included
+    assert eqx.tree_equal(next_steps(loaded, config), next_steps(states, config))
+
+
+def test_single_arc_state_in_eval_mode(tmp_path):
+    tasks = arc.load_tasks("arc-agi-2", split="evaluation")
+    config = arc.ArcConfig(mode="eval", initial_grid="empty")
+    state, _ = arc.reset(jax.random.key(3), config, tasks)
+    save_state(tmp_path / "one.ckpt", state, config, tasks=tasks)
+    like, _ = arc.reset(jax.random.key(4), config, tasks)
+    assert eqx.tree_equal(load_state(tmp_path / "one.ckpt", like, config, tasks=tasks), state)
+
+
+def test_task_data_is_left_out(arc_agi_1, tmp_path):
+    config = arc.ArcConfig()
+    states = stepped_arc(config, arc_agi_1, num_envs=8, steps=1)
+    path = save_state(tmp_path / "s.ckpt", states, config, tasks=arc_agi_1)
+    header, payload = serialization.read_header(path)
+    task_bytes = sum(getattr(states, f).nbytes for f in serialization.TASK_FIELDS)
+    all_bytes = sum(leaf.nbytes for leaf in jax.tree.leaves(states))
+    assert len(payload) == all_bytes - task_bytes
+    assert header["task_source"] == "arc-agi-1/training" and header["num_tasks"] == 400
+
+
+def test_forage_round_trip(tmp_path):
+    config = forage.make_config("ForagaxDiwali-v5")
+    states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), 4), config)
+    for t in range(30):
+        states, *_ = forage.batch_step(states, jnp.full(4, t % 4, jnp.int32), config)
+    save_state(tmp_path / "f.ckpt", states, config)
+    like, _ = forage.batch_reset(jax.random.split(jax.random.key(1), 4), config)
+    loaded = load_state(tmp_path / "f.ckpt", like, config)
+    assert eqx.tree_equal(loaded, states)
+    actions = jnp.array([0, 1, 2, 3], jnp.int32)
+    assert eqx.tree_equal(
+        forage.batch_step(loaded, actions, config), forage.batch_step(states, actions, config)
+    )
+
+
+@pytest.fixture
+def saved(arc_agi_1, tmp_path):
+    config = arc.ArcConfig(max_episode_steps=20)
+    states = stepped_arc(config, arc_agi_1, num_envs=2, steps=2)
+    path = save_state(tmp_path / "s.ckpt", states, config, tasks=arc_agi_1)
+    return path, states, config
+
+
+def corrupt(path, change):
+    data = bytearray(path.read_bytes())
+    path.write_bytes(bytes(change(data)))
+
+
+def rewrite_header(path, edit):
+    header, payload = serialization.read_header(path)
+    edit(header)
+    encoded = json.dumps(header).encode()
+    path.write_bytes(serialization.MAGIC + len(encoded).to_bytes(8, "little") + encoded + payload)
+
+
+def test_mismatches_are_named(saved, arc_agi_1, tmp_path):
+    path, states, config = saved
+    with pytest.raises(ValueError, match=r"config \(max_episode_steps: saved 20, given 100"):
+        load_state(path, states, arc.ArcConfig(), tasks=arc_agi_1)
+    other = arc.load_tasks("arc-agi-1", split="evaluation")
+    with pytest.raises(ValueError, match="tasks of 'arc-agi-1/training' .* 'arc-agi-1/evaluation'"):
+        load_state(path, states, config, tasks=other)
+    single = jax.tree.map(lambda x: x[0], states)
+    with pytest.raises(ValueError, match=r"batch of shape \(2,\), but like= has batch shape \(\)"):
+        load_state(path, single, config, tasks=arc_agi_1)
+    forage_config = forage.make_config("ForagaxTwoBiome-v1")
+    forage_like, _ = forage.batch_reset(jax.random.split(jax.random.key(0), 2), forage_config)
+    with pytest.raises(ValueError, match="holds a state of the arc env; like= is forage"):
+        load_state(path, forage_like, forage_config)
+    with pytest.raises(TypeError, match="needs tasks="):
+        save_state(tmp_path / "x.ckpt", states, config)
+    with pytest.raises(TypeError, match="needs its ArcConfig"):
+        save_state(tmp_path / "x.ckpt", states, forage_config, tasks=arc_agi_1)
+
+
+def test_damaged_files_are_named(saved, arc_agi_1, tmp_path):
+    path, states, config = saved
+
+    def load(p):
+        return load_state(p, states, config, tasks=arc_agi_1)
+
+    with pytest.raises(ValueError, match="cannot read checkpoint .*missing.ckpt"):
+        load(tmp_path / "missing.ckpt")
+    (tmp_path / "other.bin").write_bytes(b"hello")
+    with pytest.raises(ValueError, match="not a gridax state checkpoint"):
+        load(tmp_path / "other.bin")
+    good = path.read_bytes()
+    corrupt(path, lambda d: d[:-100])
+    with pytest.raises(ValueError, match="is truncated"):
+        load(path)
+    path.write_bytes(good)
+    corrupt(path, lambda d: d[:-1] + bytes([d[-1] ^ 1]))
+    with pytest.raises(ValueError, match="is corrupted"):
+        load(path)
+    path.write_bytes(good)
+    rewrite_header(path, lambda h: h.update(format_version=99))
+    with pytest.raises(ValueError, match="format version 99; this gridax reads version 1"):
+        load(path)
+
+
+def test_a_failed_save_keeps_the_previous_file(saved, arc_agi_1, monkeypatch):
+    path, states, config = saved
+    before = path.read_bytes()
+
+    def fail(*_):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(serialization.os, "replace", fail)
+    with pytest.raises(OSError, match="disk full"):
+        save_state(path, states, config, tasks=arc_agi_1)
+    assert path.read_bytes() == before
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
