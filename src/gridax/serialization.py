@@ -47,11 +47,22 @@ def _task_digest(tasks: arc.TaskBank) -> str:
     return hashlib.sha256("\n".join(tasks.task_ids).encode()).hexdigest()
 
 
-def _filter_spec(state):
-    """True for the leaves a checkpoint holds: all but an ARC state's task data."""
-    spec = jax.tree.map(lambda _: True, state)
+def _skip_on_save(file, leaf) -> None:
+    del file, leaf
+
+
+def _keep_template_on_load(file, leaf):
+    del file
+    return leaf
+
+
+def _filter_spec(state, saving: bool):
+    """Per leaf, how to save (or load) it: every leaf but an ARC state's task data."""
+    kept = eqx.default_serialise_filter_spec if saving else eqx.default_deserialise_filter_spec
+    skipped = _skip_on_save if saving else _keep_template_on_load
+    spec = jax.tree.map(lambda _: kept, state)
     if isinstance(state, arc.ArcState):
-        spec = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], spec, [False] * 4)
+        spec = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], spec, [skipped] * 4)
     return spec
 
 
@@ -75,7 +86,7 @@ def save_state(path, state, config, tasks: arc.TaskBank | None = None) -> Path:
     kind = _kind(state)
     _check_arguments(kind, config, tasks)
     buffer = io.BytesIO()
-    eqx.tree_serialise_leaves(buffer, state, filter_spec=_filter_spec(state))
+    eqx.tree_serialise_leaves(buffer, state, filter_spec=_filter_spec(state, saving=True))
     payload = buffer.getvalue()
     batch = state.step_count.shape if kind == "arc" else state.time.shape
     header = {
@@ -194,7 +205,9 @@ def load_state(path, like, config, tasks: arc.TaskBank | None = None):
     _check_arguments(kind, config, tasks)
     header, payload = read_header(path)
     _check_match(path, header, kind, like, config, tasks)
-    state = eqx.tree_deserialise_leaves(io.BytesIO(payload), like, filter_spec=_filter_spec(like))
+    state = eqx.tree_deserialise_leaves(
+        io.BytesIO(payload), like, filter_spec=_filter_spec(like, saving=False)
+    )
     if kind == "arc":
         state = _attach_tasks(state, config, tasks)
     return state
