@@ -58,7 +58,7 @@ ADVANCED = {
     "jax_best_practices_demo": [
         "ValueError: ArcConfig.selection_format",
         "invalid_action=True",
-        "EQX_ON_ERROR=raise -> EqxRuntimeError: invalid action",
+        "EQX_ON_ERROR=raise -> EquinoxRuntimeError: invalid action: operation id outside 0-34",
         "EQX_ON_ERROR=nan   -> reward nan, working grid unchanged: True",
         "vmap(step) == batch_step: True",
     ],

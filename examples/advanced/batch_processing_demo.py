@@ -35,9 +35,7 @@ def main(argv: list[str] | None = None) -> None:
         f"   one key x 4  -> tasks {np.asarray(copies.task_index).tolist()} (four copies of "
         "one env: the same task, the same future)"
     )
-    step_key, _next_root = jax.random.split(root)
     print("   in a loop, split the carried key each step: key, step_key = jax.random.split(key)")
-    del step_key
 
     print(f"\n2. Throughput: lax.scan of {num_steps} steps of random point actions over a batch")
     print(f"   {'envs':>6} {'env-steps/s':>12} {'per env':>9} {'compile s':>10}")
