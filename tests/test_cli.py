@@ -23,3 +23,29 @@ def test_bench_smoke(capsys, tmp_path):
     assert rows[1]["roofline_fraction"] > 0
     assert (tmp_path / "bench.csv").read_text().startswith("env,selection_format")
     assert (tmp_path / "bench.png").stat().st_size > 1000
+
+
+def test_demo_writes_a_solved_arc_episode_and_a_forage_rollout(capsys, tmp_path):
+    from PIL import Image
+
+    assert cli.main(["demo", "--quick", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "solved=True" in out and f"pictures written to {tmp_path}" in out
+    with Image.open(tmp_path / "arc-episode.gif") as gif:
+        assert gif.n_frames == 1 + 4  # reset, resize, two fills, submit
+    with Image.open(tmp_path / "forage-TwoBiome-v1.gif") as gif:
+        assert gif.n_frames == 1 + 20
+    assert (tmp_path / "arc-task-007bbfb7.png").stat().st_size > 0
+
+
+def test_render_and_list(capsys, tmp_path):
+    assert (
+        cli.main(["render", "ForagaxDiwali-v5", "--seed", "3", "--out", str(tmp_path / "d.png")])
+        == 0
+    )
+    assert cli.main(["render", "ArcAgi2-v0", "--out", str(tmp_path / "a.svg")]) == 0
+    assert (tmp_path / "d.png").stat().st_size > 0 and (tmp_path / "a.svg").exists()
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "ForagaxDiwali-v5\n  observation float32[5, 5, " in out
+    assert "action      PointAction(operation Discrete(35), row Discrete(30)" in out

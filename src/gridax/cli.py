@@ -84,6 +84,66 @@ def _compare(args: argparse.Namespace, sizes: list[int], metadata: dict) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from rich.progress import track
+
+    from gridax import demo
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    arc_result = demo.solved_arc_episode(out, lambda xs: track(xs, "ARC episode", transient=True))
+    print(
+        f"ARC task {demo.DEMO_TASK}: solved={arc_result['success']} in {arc_result['steps']} "
+        f"steps (resize, one fill per colour, submit), return {arc_result['return']:+.2f}"
+    )
+    steps = 20 if args.quick else 200
+    forage_result = demo.forage_rollout(
+        out, steps=steps, track=lambda xs: track(xs, "forage rollout", transient=True)
+    )
+    print(f"ForagaxTwoBiome-v1: {steps} random moves, return {forage_result['return']:+.1f}")
+    for name in arc_result["files"] + forage_result["files"]:
+        print(f"  {out / name}")
+    print(f"pictures written to {out}")
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    import jax
+
+    import gridax
+
+    env = gridax.make(args.env_id)
+    state, _ = env.reset(jax.random.key(args.seed))
+    options = {"show_target": True} if args.env_id.startswith("Arc") else {}
+    image = env.render(state, path=args.out, **options)
+    print(f"{args.env_id} seed {args.seed}: {image.shape[1]}x{image.shape[0]} pixels -> {args.out}")
+    return 0
+
+
+def _shape(space) -> str:
+    from gridax import spaces
+
+    if isinstance(space, spaces.Discrete):
+        return f"Discrete({space.n})"
+    if isinstance(space, spaces.Box):
+        return f"{space.dtype.name}{list(space.shape)}"
+    fields = ", ".join(f"{name} {_shape(s)}" for name, s in space.spaces.items())
+    return f"{space.cls.__name__ if space.cls else 'dict'}({fields})"
+
+
+def _list(args: argparse.Namespace) -> int:
+    import gridax
+
+    for env_id in gridax.registered_ids():
+        if env_id == "ArcFolder-v0":
+            print(f"{env_id}\n  needs path= (a folder of ARC JSON files); spaces as ArcAgi1-v0")
+            continue
+        env = gridax.make(env_id)
+        print(f"{env_id}\n  observation {_shape(env.observation_space)}")
+        print(f"  action      {_shape(env.action_space)}")
+    return 0
+
+
 # The forage worlds with speed targets (docs/forage.md, benchmarks/RESULTS.md).
 FORAGE_IDS = ("ForagaxDiwali-v5", "ForagaxBig-v5")
 
@@ -122,6 +182,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     bench.add_argument("--out", default="out/bench", help="folder for bench.json/.csv/.png")
     bench.set_defaults(run=_bench)
+    demo = commands.add_parser("demo", help="a solved ARC episode and a forage rollout as pictures")
+    demo.add_argument("--out", default="out/demo", help="folder for the pictures")
+    demo.add_argument("--quick", action="store_true", help="a short forage rollout")
+    demo.set_defaults(run=_demo)
+    render = commands.add_parser("render", help="a picture of an env's reset state")
+    render.add_argument("env_id", help="a registered id (gridax list)")
+    render.add_argument("--seed", type=int, default=0)
+    render.add_argument("--out", default="gridax.png", help="a .png or .svg file")
+    render.set_defaults(run=_render)
+    listing = commands.add_parser("list", help="registered ids with observation/action shapes")
+    listing.set_defaults(run=_list)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -54,6 +54,11 @@ class Env(eqx.Module):
         """The observation of a state (or a batch), as ``reset`` and ``step`` return it."""
         raise NotImplementedError
 
+    def render(self, state, **options):
+        """A picture of ``state`` (env ``env=0`` of a batch) as an RGB ``uint8`` array;
+        ``path=`` also writes it (``.png``/``.svg``). Options: docs/rendering.md."""
+        raise NotImplementedError
+
     @property
     def observation_space(self) -> spaces.Space:
         raise NotImplementedError
@@ -107,6 +112,11 @@ class ArcEnv(Env):
 
     def observe(self, state):
         return arc.observe(state)
+
+    def render(self, state, **options):
+        from gridax.envs.arc import render
+
+        return render.render(state, **options)
 
     @property
     def observation_space(self) -> spaces.Dict:
@@ -193,6 +203,11 @@ class ForageEnv(Env):
 
     def observe(self, state):
         return forage.observe(state, self.config)
+
+    def render(self, state, **options):
+        from gridax.envs.forage import render
+
+        return render.render(state, self.config, **options)
 
     @property
     def num_actions(self) -> int:
