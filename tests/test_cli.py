@@ -49,3 +49,18 @@ def test_render_and_list(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "ForagaxDiwali-v5\n  observation float32[5, 5, " in out
     assert "action      PointAction(operation Discrete(35), row Discrete(30)" in out
+
+
+def test_bench_devices_runs_sharded_rollouts(tmp_path):
+    import subprocess
+    import sys
+
+    # A new process: --devices must set the simulated device count before JAX starts.
+    command = [sys.executable, "-m", "gridax.cli", "bench", "--formats", "--forage",
+               "--devices", "2", "--num-envs", "4", "--steps", "3", "--repeats", "1",
+               "--out", str(tmp_path)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = json.loads((tmp_path / "bench.json").read_text())["rows"]
+    labels = [r["selection_format"] for r in rows if r["env"] == "sharded"]
+    assert labels == ["point, 1 device", "point, 2 devices"]

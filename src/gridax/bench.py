@@ -299,6 +299,39 @@ def measure_autoreset(mode: str, num_envs: int, num_steps: int, repeats: int = 3
     return row
 
 
+def make_sharded_rollout(config: arc.ArcConfig, num_steps: int, mesh):
+    """:func:`make_rollout` run device-locally on every device of ``mesh`` (each device
+    draws its own actions: the key is folded with the device index)."""
+    from gridax import sharding
+
+    rollout = make_rollout(config, num_steps)
+
+    def local(states, key):
+        key = jax.random.fold_in(key, jax.lax.axis_index(sharding.AXIS))
+        states, total = rollout(states, key)
+        return states, jax.lax.psum(total, sharding.AXIS)
+
+    return sharding.device_local(local, mesh, batched=(True, False), out_batched=(True, False))
+
+
+def measure_devices(tasks, num_devices: int, num_envs: int, num_steps: int, repeats: int = 3):
+    """ARC point actions, a batch of ``num_envs`` split over ``num_devices`` devices."""
+    from gridax import sharding
+
+    if num_devices > jax.device_count():
+        raise ValueError(
+            f"{num_devices} devices asked for, {jax.device_count()} present (gridax bench "
+            "--devices N simulates N CPU devices when it starts JAX)"
+        )
+    mesh = sharding.make_mesh(jax.devices()[:num_devices])
+    config = arc.ArcConfig(max_episode_steps=num_steps)
+    states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
+    states = sharding.shard_batch(states, mesh)
+    rollout = make_sharded_rollout(config, num_steps, mesh)
+    label = f"point, {num_devices} device" + ("s" if num_devices > 1 else "")
+    return scan_row("sharded", label, rollout, (states,), num_steps, repeats)
+
+
 def sweep(
     formats: Sequence[str] = FORMATS,
     batch_sizes: Sequence[int] = BATCH_SIZES,
@@ -308,6 +341,7 @@ def sweep(
     progress: Callable | None = None,
     forage_ids: Sequence[str] = (),
     autoreset: Sequence[str] = (),
+    devices: Sequence[int] = (),
 ) -> list[Row]:
     """Measures the roofline, every ARC (format, batch size, rollout style), every
     forage id and every auto-reset mode (scan rollouts) in one run."""
@@ -316,6 +350,7 @@ def sweep(
     plan += [(style, fmt, n) for fmt in formats for style in rollouts for n in batch_sizes]
     plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
     plan += [("autoreset", mode, n) for mode in autoreset for n in batch_sizes]
+    plan += [("sharded", d, n) for d in devices for n in batch_sizes if n % d == 0]
     rows, roofline = [], {}
     for style, fmt, n in progress(plan) if progress else plan:
         if style == "roofline":
@@ -325,6 +360,8 @@ def sweep(
             row = measure_forage(fmt, n, num_steps, repeats)
         elif style == "autoreset":
             row = measure_autoreset(fmt, n, num_steps, repeats)
+        elif style == "sharded":
+            row = measure_devices(tasks, fmt, n, num_steps, repeats)
         else:
             config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
             measure = measure_scan if style == "scan" else measure_loop

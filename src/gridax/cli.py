@@ -11,6 +11,9 @@ from pathlib import Path
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.devices:  # simulated CPU devices must be asked for before JAX starts
+        flag = f"--xla_force_host_platform_device_count={args.devices}"
+        os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flag}".strip()
     import jax
     from rich.progress import track
 
@@ -45,6 +48,7 @@ def _bench(args: argparse.Namespace) -> int:
         progress=lambda plan: track(plan, description="measuring", transient=True),
         forage_ids=args.forage,
         autoreset=autoreset,
+        devices=sorted({1, args.devices}) if args.devices else (),
     )
     print(bench.format_table(rows))
     out = Path(args.out)
@@ -171,6 +175,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MODE",
         help="auto-reset strategies to measure on ArcAgi1-v0 with submit in the random actions "
         "('none' = no resets, 'always', 'any_done', 'pool'); all with a bare --autoreset",
+    )
+    bench.add_argument(
+        "--devices",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also run ARC point rollouts sharded over 1 and N devices (simulated on CPU)",
     )
     bench.add_argument("--rollouts", nargs="+", choices=["scan", "loop"], default=["scan", "loop"])
     bench.add_argument("--steps", type=int, default=100, help="steps per rollout (= episode)")
