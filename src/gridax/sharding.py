@@ -7,7 +7,8 @@ bank) to every device. ``device_local(fn, mesh)`` runs a batch function with
 traffic at all. (Under plain ``jit`` with sharded inputs, XLA would also keep the envs
 apart, but the step's batch-level conditions, such as "does any env need a flood-fill
 sweep", would become all-reduces over devices; under ``shard_map`` each device decides
-for its own envs.) Results are identical to the unsharded batch. See docs/scaling.md.
+for its own envs.) Results equal the unsharded batch's (fourier rewards up to the last
+bit, see docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -45,6 +46,17 @@ def check_batch(num_envs: int, mesh: Mesh) -> None:
         )
 
 
+def _parts(batched, tree, fn):
+    """``fn(flag, subtree)`` over the parts of ``tree`` that the prefix ``batched`` marks."""
+    return jax.tree.map(fn, batched, tree, is_leaf=lambda x: isinstance(x, bool))
+
+
+def _check_part(flag: bool, subtree, mesh: Mesh) -> None:
+    leaves = jax.tree.leaves(subtree)
+    if flag and leaves:
+        check_batch(np.shape(leaves[0])[0], mesh)
+
+
 def shard_batch(tree, mesh: Mesh, batched=True):
     """``tree`` placed on the mesh: the parts ``batched`` marks (a bool, or a pytree prefix
     of bools as for :func:`device_local`) one slice of envs per device, the rest copied to
@@ -52,18 +64,16 @@ def shard_batch(tree, mesh: Mesh, batched=True):
     axis = _axis(mesh)
 
     def place(flag, subtree):
-        leaves = jax.tree.leaves(subtree)
-        if flag and leaves:
-            check_batch(np.shape(leaves[0])[0], mesh)
+        _check_part(flag, subtree, mesh)
         spec = PartitionSpec(axis) if flag else PartitionSpec()
         return jax.device_put(subtree, NamedSharding(mesh, spec))
 
-    return jax.tree.map(place, batched, tree, is_leaf=lambda x: isinstance(x, bool))
+    return _parts(batched, tree, place)
 
 
 def replicate(tree, mesh: Mesh):
     """``tree`` copied whole to every device of the mesh (a task bank, shared params)."""
-    return jax.device_put(tree, NamedSharding(mesh, PartitionSpec()))
+    return shard_batch(tree, mesh, batched=False)
 
 
 def device_local(fn: Callable, mesh: Mesh, batched=None, out_batched=True) -> Callable:
@@ -83,31 +93,20 @@ def device_local(fn: Callable, mesh: Mesh, batched=None, out_batched=True) -> Ca
 
     def run(*args):
         flags = (True,) * len(args) if batched is None else tuple(batched)
-        for arg, flag in zip(args, flags, strict=True):
-            for leaf, leaf_flag in zip(
-                jax.tree.leaves(arg), jax.tree.leaves(_broadcast(flag, arg)), strict=True
-            ):
-                if leaf_flag:
-                    check_batch(np.shape(leaf)[0], mesh)
-                    break
-        in_specs = jax.tree.map(spec, flags)
-        out_specs = jax.tree.map(spec, out_batched)
+        for flag, arg in zip(flags, args, strict=True):
+            _parts(flag, arg, lambda f, part: _check_part(f, part, mesh))
         # check_vma off: a replicated counter carried through a per-device lax.cond is
         # still the same on every device, which the check cannot see.
         mapped = jax.shard_map(
-            fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False
+            fn,
+            mesh=mesh,
+            in_specs=jax.tree.map(spec, flags),
+            out_specs=jax.tree.map(spec, out_batched),
+            check_vma=False,
         )
         return mapped(*args)
 
     return jax.jit(run)
-
-
-def _broadcast(prefix, tree):
-    """A prefix of bools broadcast to one bool per leaf of ``tree``."""
-    return jax.tree.map(
-        lambda flag, subtree: jax.tree.map(lambda _: flag, subtree), prefix, tree,
-        is_leaf=lambda x: isinstance(x, bool),
-    )  # fmt: skip
 
 
 def autoreset_batched(state):
