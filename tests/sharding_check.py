@@ -64,9 +64,8 @@ def check_arc():
 
 
 def check_forage_through_autoreset():
-    # TwoBiome: a Diwali reset's fourier curve values can differ in the last bit between
-    # batch sizes (docs/scaling.md), and resets here run on 2 envs per device.
-    env = gridax.make("ForagaxTwoBiome-v1", episode_length=3)
+    # Diwali: fourier curves drawn at every reset, on 2 envs per device against 16.
+    env = gridax.make("ForagaxDiwali-v5", episode_length=3)
     wrapper = AutoReset(env, "any_done")
     state, _ = wrapper.reset(jax.random.key(0), NUM_ENVS)
     moves = jax.random.randint(jax.random.key(1), (NUM_ENVS, NUM_STEPS), 0, 4)
@@ -96,17 +95,27 @@ def check_forage_through_autoreset():
     assert bool(sharded[2].any()), "episodes of 3 steps ended"
 
 
-def check_diwali_steps():
+def check_diwali_across_reward_refreshes():
+    # 250 steps: the cached fourier values refresh every 100 (repeat) steps.
     env = gridax.make("ForagaxDiwali-v5")
     states, _ = env.batch_reset(jax.random.split(jax.random.key(0), NUM_ENVS))
-    moves = jax.random.randint(jax.random.key(1), (NUM_ENVS,), 0, 4)
-    plain = jax.jit(env.batch_step)(states, moves)
-    step = sharding.device_local(env.batch_step, mesh)
-    sharded = step(sharding.shard_batch(states, mesh), sharding.shard_batch(moves, mesh))
-    assert eqx.tree_equal(jax.device_get(sharded), jax.device_get(plain)), "Diwali step differs"
+    moves = jax.random.randint(jax.random.key(1), (NUM_ENVS, 250), 0, 4)
+
+    def rollout(states, moves):
+        def body(states, step_moves):
+            states, _, rewards, _, _ = env.batch_step(states, step_moves)
+            return states, rewards
+
+        states, rewards = jax.lax.scan(body, states, moves.T)
+        return states, rewards.T
+
+    plain = jax.jit(rollout)(states, moves)
+    run = sharding.device_local(rollout, mesh)
+    sharded = run(sharding.shard_batch(states, mesh), sharding.shard_batch(moves, mesh))
+    assert eqx.tree_equal(jax.device_get(sharded), jax.device_get(plain)), "Diwali differs"
 
 
 check_arc()
 check_forage_through_autoreset()
-check_diwali_steps()
+check_diwali_across_reward_refreshes()
 print("sharding checks passed on", jax.device_count(), "devices")

@@ -7,8 +7,8 @@ bank) to every device. ``device_local(fn, mesh)`` runs a batch function with
 traffic at all. (Under plain ``jit`` with sharded inputs, XLA would also keep the envs
 apart, but the step's batch-level conditions, such as "does any env need a flood-fill
 sweep", would become all-reduces over devices; under ``shard_map`` each device decides
-for its own envs.) Results equal the unsharded batch's (fourier rewards up to the last
-bit, see docs/scaling.md).
+for its own envs.) Results are bit-identical to the unsharded batch's. See
+docs/scaling.md.
 """
 
 from __future__ import annotations

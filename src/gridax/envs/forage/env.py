@@ -190,7 +190,7 @@ def _food_sums(state: ForageState, food_value, horizon: int):
     slots = (state.ready_at % horizon).reshape(-1)
     values = jnp.where(pending, food_value.reshape(-1), 0.0)
     return (
-        jnp.sum(jnp.where(visible, food_value, 0.0)),
+        world.ordered_sum(jnp.where(visible, food_value, 0.0).reshape(-1)),
         jnp.sum(visible, dtype=jnp.int32),
         jnp.zeros(horizon, jnp.float32).at[slots].add(values),
         jnp.zeros(horizon, jnp.int32).at[slots].add(pending.astype(jnp.int32)),
@@ -286,7 +286,7 @@ def reward_map(state: ForageState, clock, structure: Structure):
 def _mean_food_reward(state: ForageState, clock, structure: Structure) -> Float32[Array, ""]:
     total, count = state.food_total, state.food_count
     if structure.waves:  # waves change every step: their part is summed from the grid
-        total = total + jnp.sum(_wave_values(state, clock, structure))
+        total = total + world.ordered_sum(_wave_values(state, clock, structure).reshape(-1))
     return total / jnp.maximum(count, 1).astype(jnp.float32)
 
 
@@ -295,7 +295,8 @@ def _region_means(state: ForageState, clock, structure: Structure) -> Float32[Ar
     values, food = reward_map(state, clock, structure)
     regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
     in_region = regions & food[..., None]
-    totals = jnp.sum(jnp.where(in_region, values[..., None], 0.0), axis=(0, 1))
+    per_cell = jnp.where(in_region, values[..., None], 0.0)
+    totals = world.ordered_sum(per_cell.reshape(-1, per_cell.shape[-1]).T)
     counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
     return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 

@@ -85,6 +85,24 @@ def gaussian(u1, u2):
     return jnp.sqrt(-2.0 * jnp.log1p(-u1)) * jnp.cos((2 * math.pi) * u2)
 
 
+def ordered_sum(terms: Float32[Array, "... n"]) -> Float32[Array, "..."]:
+    """The sum over the last axis, added pairwise in a fixed order.
+
+    ``jnp.sum`` (and a matmul) may add in an order that depends on the batch size XLA
+    vectorises over, which changes the last bit. Elementwise additions of halves (zeros
+    pad to a power of two) give the same bits batched or not, on any number of devices.
+    """
+    size = terms.shape[-1]
+    padded = 1 << max(size - 1, 0).bit_length()
+    if padded != size:
+        zeros = jnp.zeros(terms.shape[:-1] + (padded - size,), terms.dtype)
+        terms = jnp.concatenate([terms, zeros], axis=-1)
+    while terms.shape[-1] > 1:
+        half = terms.shape[-1] // 2
+        terms = terms[..., :half] + terms[..., half:]
+    return terms[..., 0]
+
+
 CURVE_DRAWS = 1 + 4 * FOURIER_TERMS  # uniforms per curve: period, then 2 per coefficient
 
 
@@ -94,8 +112,7 @@ def draw_curve(u: Float32[Array, " D"]) -> Float32[Array, " C"]:
     period = jnp.floor(10.0 + u[0] * 991.0)  # uniform in 10..1000
     pairs = u[1:].reshape(2, 2, FOURIER_TERMS)
     coefficients = gaussian(pairs[0], pairs[1]) / _HARMONICS[None]
-    # An elementwise sum rather than a matmul: the same bits batched or not.
-    samples = jnp.sum(jnp.asarray(_SAMPLE_BASIS) * coefficients.reshape(1, -1), axis=1)
+    samples = ordered_sum(jnp.asarray(_SAMPLE_BASIS) * coefficients.reshape(1, -1))
     interleaved = coefficients.T.reshape(-1)  # a_1, b_1, a_2, b_2, ...
     return jnp.concatenate([jnp.stack([period, samples.min(), samples.max()]), interleaved])
 
@@ -107,7 +124,7 @@ def curve_value(curve: Float32[Array, "... C"], step: Int32[Array, "..."]) -> Fl
     s = (2 * math.pi) * phase / period
     angles = s[..., None] * jnp.asarray(_HARMONICS).reshape((1,) * s.ndim + (-1,))
     a, b = curve[..., 3::2], curve[..., 4::2]
-    y = jnp.sum(a * jnp.cos(angles) + b * jnp.sin(angles), axis=-1)
+    y = ordered_sum(a * jnp.cos(angles) + b * jnp.sin(angles))
     spread = high - low
     scaled = 2 * (y - low) / jnp.where(spread < 1e-8, 1.0, spread) - 1
     return jnp.where(spread < 1e-8, 0.0, scaled)
