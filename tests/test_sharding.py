@@ -6,8 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
+from jax.sharding import Mesh
 
 from gridax import sharding
 
@@ -30,5 +33,7 @@ def test_errors_name_the_problem():
     mesh = sharding.make_mesh()
     with pytest.raises(ValueError, match="at least one device"):
         sharding.make_mesh([])
-    sharding.check_batch(len(mesh.devices) * 3, mesh)
     assert sharding.shard_batch(jnp.zeros((4, 2)), mesh).shape == (4, 2)
+    grid = Mesh(np.array(jax.devices()[:1]).reshape(1, 1), ("a", "b"))
+    with pytest.raises(ValueError, match="1-D mesh; got axes"):
+        sharding.shard_batch(jnp.zeros((4, 2)), grid)

@@ -11,12 +11,12 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from gridax import bench
 from gridax.actions import PointAction
 from gridax.envs import arc
 
@@ -44,12 +44,6 @@ def strict_run(mode: str) -> str:
         [sys.executable, "-c", STRICT_SCRIPT], env=env, capture_output=True, text=True, check=True
     )
     return result.stdout.strip().splitlines()[-1]
-
-
-def timed(run) -> float:
-    started = time.perf_counter()
-    jax.block_until_ready(run())
-    return time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -88,14 +82,14 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\n3. Static vs traced: the config fixes shapes and branches, arrays do not")
     fresh = arc.ArcConfig(max_episode_steps=37)  # a config not compiled yet
-    first = timed(lambda: arc.reset(jax.random.key(2), fresh, tasks))
-    same = timed(lambda: arc.reset(jax.random.key(3), fresh, tasks))
+    first = bench.median_seconds(lambda _: arc.reset(jax.random.key(2), fresh, tasks), 1)
+    same = bench.median_seconds(lambda _: arc.reset(jax.random.key(3), fresh, tasks), 1)
     print(
         f"   reset with a new ArcConfig {first * 1e3:.0f} ms (compiles); with another key: "
         f"{same * 1e3:.1f} ms (reuses it)"
     )
     other = arc.ArcConfig(max_episode_steps=38)
-    again = timed(lambda: arc.reset(jax.random.key(2), other, tasks))
+    again = bench.median_seconds(lambda _: arc.reset(jax.random.key(2), other, tasks), 1)
     print(f"   changing a config field compiles again: {again * 1e3:.0f} ms")
 
 

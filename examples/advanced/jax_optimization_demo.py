@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
 import equinox as eqx
@@ -19,12 +18,6 @@ from gridax import bench
 from gridax.actions import PointAction
 from gridax.envs import arc
 from gridax.envs.arc import env as arc_env
-
-
-def seconds(run) -> float:
-    started = time.perf_counter()
-    jax.block_until_ready(run())
-    return time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -44,14 +37,13 @@ def main(argv: list[str] | None = None) -> None:
 
     step = eqx.filter_jit(counted_step)
     state, _ = arc.reset(jax.random.key(0), config, tasks)
-    first = seconds(lambda: step(state, PointAction(3, 0, 0), config))
-    later = [
-        seconds(lambda i=i: step(state, PointAction(i % 10, i % 5, i % 5), config))
-        for i in range(1, 20)
-    ]
+    first = bench.median_seconds(lambda _: step(state, PointAction(3, 0, 0), config), 1)
+    later = bench.median_seconds(
+        lambda i: step(state, PointAction(i % 10, i % 5, i % 5), config), 19
+    )
     print(
         f"   first call {first * 1e3:.0f} ms (trace + compile), then a median of "
-        f"{sorted(later)[len(later) // 2] * 1e6:.0f} us over 19 calls with other actions"
+        f"{later * 1e6:.0f} us over 19 calls with other actions"
     )
     print(f"   traces so far: {len(traces)}")
     other = arc.ArcConfig(max_episode_steps=num_steps, reward_mode="sparse")
@@ -76,10 +68,10 @@ def main(argv: list[str] | None = None) -> None:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
         states, _ = arc.batch_reset(jax.random.split(jax.random.key(1), num_envs), config, tasks)
         rollout = bench.make_rollout(config, num_steps)
-        cold = seconds(lambda: rollout.lower(states, jax.random.key(2)).compile())
+        cold = bench.median_seconds(lambda _: rollout.lower(states, jax.random.key(2)).compile(), 1)
         jax.clear_caches()  # forget in-memory compilations, as a new process would
         rollout = bench.make_rollout(config, num_steps)
-        warm = seconds(lambda: rollout.lower(states, jax.random.key(2)).compile())
+        warm = bench.median_seconds(lambda _: rollout.lower(states, jax.random.key(2)).compile(), 1)
         files = sum(1 for p in Path(cache).rglob("*") if p.is_file())
         print(
             f"   compile {cold:.2f} s cold, {warm:.2f} s from the cache ({files} cache files);"

@@ -38,6 +38,16 @@ def whole_batch_rule(function: Callable):
     return rule
 
 
+def select_envs(mask, new, old):
+    """Per env of a batch: ``new`` where ``mask`` (one bool per env), ``old`` elsewhere,
+    for trees whose leaves all carry the batch axis first."""
+
+    def pick(a, b):
+        return jnp.where(mask.reshape(mask.shape + (1,) * (a.ndim - 1)), a, b)
+
+    return jax.tree.map(pick, new, old)
+
+
 def cond_rare(pred, true_fun: Callable, operand, *args):
     """``true_fun(operand, *args) if pred else operand``, as ``lax.cond`` for one env.
 
@@ -65,12 +75,7 @@ def cond_rare(pred, true_fun: Callable, operand, *args):
         )
 
         def some(operand, args):
-            changed = jax.vmap(branch)(operand, args)
-            return jax.tree.map(
-                lambda new, old: jnp.where(pred.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
-                changed,
-                operand,
-            )
+            return select_envs(pred, jax.vmap(branch)(operand, args), operand)
 
         out = jax.lax.cond(jnp.any(pred), some, keep, operand, args)
         return out, jax.tree.map(lambda _: True, out)

@@ -29,6 +29,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, Int32, UInt32
 
 from gridax import prng
+from gridax.batching import select_envs
 from gridax.registry import Env
 
 STRATEGIES = ("always", "any_done", "pool")
@@ -43,15 +44,6 @@ class AutoResetState(eqx.Module):
     pool_key: UInt32[Array, "2"]
     cursor: Int32[Array, ""]  # the next pooled state to hand out
     steps: Int32[Array, ""]
-
-
-def _where(done, new, old):
-    """Per env: ``new`` where done, ``old`` elsewhere, for trees with a batch axis."""
-
-    def pick(a, b):
-        return jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b)
-
-    return jax.tree.map(pick, new, old)
 
 
 class AutoReset(eqx.Module):
@@ -112,7 +104,7 @@ class AutoReset(eqx.Module):
                 new_state, cursor = self._from_pool(pool, cursor, done, fresh)
             else:
                 new_state, _ = self.env.batch_reset(fresh, params)
-            return _where(done, new_state, env_state), cursor
+            return select_envs(done, new_state, env_state), cursor
 
         if self.strategy == "always":
             env_state, cursor = restart(env_state, cursor)
@@ -129,7 +121,7 @@ class AutoReset(eqx.Module):
                 pool_key,
                 pool,
             )
-        reset_keys = _where(done, later, state.reset_keys)
+        reset_keys = select_envs(done, later, state.reset_keys)
         next_state = AutoResetState(env_state, reset_keys, pool, pool_key, cursor, steps)
         # Observed from the selected states: one select per state leaf, none for the
         # observation (an ARC observation is the state's own arrays).
