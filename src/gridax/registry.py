@@ -59,6 +59,13 @@ class Env(eqx.Module):
         ``path=`` also writes it (``.png``/``.svg``). Options: docs/rendering.md."""
         raise NotImplementedError
 
+    def invariant_violations(self, states) -> dict[str, jax.Array]:
+        """For each invariant of the env's state, how many envs of ``states`` (one state
+        or a batch) break it; all zero for a healthy state. Jittable. An env without
+        invariants of its own returns ``{}``; :func:`gridax.testing.check_env` and
+        ``benchmarks/soak.py`` check these."""
+        return {}
+
     @property
     def observation_space(self) -> spaces.Space:
         raise NotImplementedError
@@ -112,6 +119,9 @@ class ArcEnv(Env):
 
     def observe(self, state):
         return arc.observe(state)
+
+    def invariant_violations(self, states):
+        return arc.invariant_violations(states, self.config)
 
     def render(self, state, **options):
         from gridax.envs.arc import render
@@ -203,6 +213,9 @@ class ForageEnv(Env):
 
     def observe(self, state):
         return forage.observe(state, self.config)
+
+    def invariant_violations(self, states):
+        return forage.invariant_violations(states, self.config)
 
     def render(self, state, **options):
         from gridax.envs.forage import render

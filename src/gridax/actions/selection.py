@@ -37,6 +37,8 @@ def _integer_field(name: str):
     """
 
     def convert(value) -> Int32[Array, ...]:
+        if type(value) is int:  # a Python int of any size, even past int64
+            value = min(max(value, _INT32_MIN), _INT32_MAX)
         if not isinstance(value, jax.Array):
             value = np.asarray(value)
         dtype = value.dtype

@@ -20,6 +20,7 @@ import dataclasses
 import difflib
 import functools
 import json
+import reprlib
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -201,6 +202,8 @@ def _read_json(path: Path):
         raise ValueError(f"{path}: cannot read task file ({error})") from error
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not valid JSON ({error})") from error
+    except RecursionError:
+        raise ValueError(f"{path}: not an ARC task (JSON nested too deeply)") from None
 
 
 def _parse_grid(grid, where: str) -> np.ndarray:
@@ -214,16 +217,20 @@ def _parse_grid(grid, where: str) -> np.ndarray:
         raise ValueError(
             f"{where}: grid is {height}x{width}; ARC grids are 1x1 to {GRID_SIZE}x{GRID_SIZE}"
         )
-    array = np.array(grid)
-    if array.dtype.kind not in "iu":
-        raise ValueError(f"{where}: cells must be integers 0-9, found dtype {array.dtype}")
-    bad = (array < 0) | (array >= NUM_COLOURS)
-    if bad.any():
-        row, col = np.argwhere(bad)[0]
-        raise ValueError(
-            f"{where}: colour {array[row, col]} at row {row}, col {col} is outside 0-9"
-        )
-    return array.astype(np.int8)
+    # Checked cell by cell: numpy would turn JSON true into 1 and nested lists into a
+    # third axis without complaint.
+    for row_number, row in enumerate(grid):
+        for col_number, cell in enumerate(row):
+            if type(cell) is not int:
+                raise ValueError(
+                    f"{where}: cell at row {row_number}, col {col_number} is {reprlib.repr(cell)}; "
+                    "cells must be integers 0-9"
+                )
+            if not 0 <= cell < NUM_COLOURS:
+                raise ValueError(
+                    f"{where}: colour {cell} at row {row_number}, col {col_number} is outside 0-9"
+                )
+    return np.array(grid, dtype=np.int8)
 
 
 def _parse_pairs(task, part: str, where: str) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
@@ -72,3 +74,39 @@ class ArcObservation(eqx.Module):
     step_count: Int32[Array, "*batch"]
     task_index: Int32[Array, "*batch"]
     pair_index: Int32[Array, "*batch"]
+
+
+def invariant_violations(states: ArcState, config) -> dict[str, Int32[Array, ""]]:
+    """For each invariant of the ARC state, how many envs of ``states`` break it.
+
+    Jittable and batch-agnostic (one state or any batch shape), so a long run can check
+    a whole batch every few hundred steps at the cost of one extra step.
+    """
+    live_rect = (
+        live_mask(s) for s in (states.working_shape, states.input_shape, states.target_shape)
+    )
+    grids = (states.working_grid, states.input_grid, states.target_grid)
+    shapes = jnp.stack([states.working_shape, states.input_shape, states.target_shape])
+    history = states.history
+    records = jnp.sum((history.operation != -1) | history.invalid, axis=-1, dtype=jnp.int32)
+    written = jnp.minimum(states.step_count, history.length)
+
+    def cells(flags):  # any flagged cell per env
+        return jnp.any(flags, axis=(-2, -1))
+
+    per_env = {
+        "colour outside 0-9": functools.reduce(
+            jnp.logical_or,
+            [cells((g < 0) | (g > 9)) for g in (*grids, states.clipboard)],
+        ),
+        "grid shape outside 1x1-30x30": jnp.any((shapes < 1) | (shapes > 30), axis=(0, -1)),
+        "nonzero cell outside the live grid": functools.reduce(
+            jnp.logical_or, [cells((g != 0) & ~m) for g, m in zip(grids, live_rect, strict=True)]
+        ),
+        "step count outside 0..max_episode_steps": (states.step_count < 0)
+        | (states.step_count > config.max_episode_steps),
+        "similarity outside [0, 1]": ~((states.similarity >= 0) & (states.similarity <= 1)),
+        "success without a submit": states.success & ~states.terminated,
+        "history records != steps taken": records != written,
+    }
+    return {name: jnp.sum(flag, dtype=jnp.int32) for name, flag in per_env.items()}

@@ -11,6 +11,7 @@ needs them.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import equinox as eqx
@@ -68,6 +69,32 @@ class ForageState(eqx.Module):
     def visible(self) -> Int8[Array, "*b H W"]:
         """The objects an observer sees now (regrowing cells show as empty)."""
         return jnp.where(self.ready_at <= self.time[..., None, None], self.object, 0)
+
+
+def invariant_violations(states: ForageState, config: ForageConfig) -> dict[str, Int32[Array, ""]]:
+    """For each invariant of the forage state, how many envs of ``states`` break it
+    (jittable, for one state or any batch shape)."""
+    height, width = states.object.shape[-2:]
+    num_ids = states.params.blocking.shape[-1]
+    row, col = states.position[..., 0], states.position[..., 1]
+    inside = (row >= 0) & (row < height) & (col >= 0) & (col < width)
+    flat_cell = (jnp.clip(row, 0, height - 1) * width + jnp.clip(col, 0, width - 1))[..., None]
+    under = jnp.take_along_axis(states.visible().reshape(*row.shape, -1), flat_cell, axis=-1)
+    on_wall = jnp.take_along_axis(states.params.blocking, under.astype(jnp.int32), axis=-1)[..., 0]
+    grid_axes = (-2, -1)
+    per_env = {
+        "agent outside the world": ~inside,
+        "agent on a blocking object": on_wall,
+        "object id out of range": jnp.any(
+            (states.object < 0) | (states.object >= num_ids), axis=grid_axes
+        ),
+        "negative time": states.time < 0,
+        "non-finite food values": ~jnp.isfinite(states.food_total)
+        | jnp.any(jnp.isnan(states.food_value), axis=grid_axes)
+        | jnp.any(~jnp.isfinite(states.curve_values), axis=(-3, -2, -1)),
+        "negative food count": states.food_count < 0,
+    }
+    return {name: jnp.sum(flag, dtype=jnp.int32) for name, flag in per_env.items()}
 
 
 def _object_at(state: ForageState, cell, time) -> Int32[Array, ""]:
@@ -756,6 +783,49 @@ def _check_action(action, batch_shape: tuple[int, ...]) -> jax.Array:
     return array.astype(jnp.int32)
 
 
+@functools.cache
+def _state_leaf_types(config: ForageConfig) -> tuple:
+    """``(path, shape, dtype)`` of every leaf of one env's state under ``config``."""
+    state, _ = jax.eval_shape(
+        lambda key: _reset(key, config.params(), config.structure()),
+        jax.ShapeDtypeStruct((2,), jnp.uint32),
+    )
+    return tuple(
+        (jax.tree_util.keystr(path), leaf.shape, leaf.dtype)
+        for path, leaf in jax.tree_util.tree_leaves_with_path(state)
+    )
+
+
+def _check_state(state, config: ForageConfig, batched: bool) -> tuple[int, ...]:
+    """The batch shape of ``state``, after checking that it was made under ``config``: a
+    state of another config would fail deep inside the step, or worse, run."""
+    if not isinstance(config, ForageConfig):
+        raise TypeError(f"config must be a ForageConfig, got {type(config).__name__}")
+    if not isinstance(state, ForageState):
+        raise TypeError(f"state must be a ForageState, got {type(state).__name__}")
+    batch_shape = tuple(state.time.shape)
+    if batched and len(batch_shape) != 1:
+        raise ValueError(
+            f"batch_step needs a batch of states (one leading axis), got {batch_shape}"
+        )
+    if not batched and batch_shape:
+        raise ValueError(
+            f"step takes one state, got a batch of shape {batch_shape}; use batch_step for batches"
+        )
+    expected, leaves = _state_leaf_types(config), jax.tree.leaves(state)
+    if len(leaves) != len(expected):
+        raise ValueError(f"the state has {len(leaves)} leaves; a ForageState has {len(expected)}")
+    for (path, shape, dtype), leaf in zip(expected, leaves, strict=True):
+        if tuple(leaf.shape) != batch_shape + shape or leaf.dtype != dtype:
+            raise ValueError(
+                f"the state does not fit this ForageConfig: state{path} has shape "
+                f"{tuple(leaf.shape)} and dtype {leaf.dtype}, the config makes "
+                f"{batch_shape + shape} and {dtype}; was the state made with another "
+                "config or env id?"
+            )
+    return batch_shape
+
+
 def step(state: ForageState, action, config: ForageConfig):
     """``step(state, action, config) -> (state, obs, reward, done, info)``.
 
@@ -763,12 +833,11 @@ def step(state: ForageState, action, config: ForageConfig):
     is false in a continuing world. ``info``: ``collected`` (object id, -1 for none) and
     ``biome`` (the agent's biome, -1 for none).
     """
-    return _step_jit(state, _check_action(action, tuple(state.time.shape)), config.structure())
+    _check_state(state, config, batched=False)
+    return _step_jit(state, _check_action(action, ()), config.structure())
 
 
 def batch_step(states: ForageState, actions, config: ForageConfig):
     """``step`` over a batch: states and actions carry a leading batch axis."""
-    shape = tuple(states.time.shape)
-    if len(shape) != 1:
-        raise ValueError(f"batch_step needs a batch of states (one leading axis), got {shape}")
+    shape = _check_state(states, config, batched=True)
     return _batch_step_jit(states, _check_action(actions, shape), config.structure())

@@ -1,0 +1,125 @@
+"""gridax.testing.check_env: every registered env passes, and each broken contract is caught."""
+
+import json
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import gridax
+from gridax import spaces
+from gridax.testing import CHECKS, ConformanceError, check_env
+
+
+@pytest.mark.parametrize("env_id", [i for i in gridax.registered_ids() if i != "ArcFolder-v0"])
+def test_every_registered_env_conforms(env_id):
+    report = check_env(env_id, num_envs=3, num_steps=6)
+    assert report.checks == CHECKS
+    assert np.isfinite([report.reward_min, report.reward_max]).all()
+
+
+@pytest.mark.parametrize("selection_format", ["bbox", "mask"])
+def test_a_task_folder_conforms_in_every_action_format(selection_format, tmp_path):
+    for name, colour in (("one", 1), ("two", 2)):
+        pair = {"input": [[colour, 0], [0, colour]], "output": [[colour]]}
+        (tmp_path / f"{name}.json").write_text(json.dumps({"train": [pair], "test": [pair]}))
+    env = gridax.make(
+        "ArcFolder-v0", path=tmp_path, selection_format=selection_format, max_episode_steps=4
+    )
+    report = check_env(env, num_envs=2, num_steps=6)
+    assert report.episodes_ended >= 1  # the single run crossed an episode boundary
+
+
+_CALLS = [0]
+
+
+def _count_call():
+    _CALLS[0] += 1
+    return np.uint32(_CALLS[0] - 1)
+
+
+class CounterState(eqx.Module):
+    count: jax.Array
+    key: jax.Array
+
+
+class CounterEnv(gridax.Env):
+    """A third-party env built on gridax.Env: a counter that ends at 3. ``bug`` breaks
+    one part of the contract."""
+
+    bug: str = eqx.field(static=True, default="")
+
+    @property
+    def default_params(self):
+        return None
+
+    def reset(self, key, params=None):
+        state = CounterState(jnp.int32(0), jax.random.key_data(key))
+        return state, self.observe(state)
+
+    def step(self, state, action):
+        count = jnp.minimum(state.count + action.astype(jnp.int32), 3)  # 3 is absorbing
+        if self.bug == "weak type":
+            count = jnp.where(count > 0, 1, 0)  # Python ints make a weakly typed result
+        if self.bug == "dtype drift":
+            count = count.astype(jnp.int16)
+        reward = 1 / (count - 1).astype(jnp.float32) if self.bug == "nan reward" else jnp.float32(1)
+        state = CounterState(count, state.key)
+        return state, self.observe(state), reward, count >= 3, {}
+
+    def batch_reset(self, keys, params=None):
+        states, obs = jax.vmap(self.reset)(keys)
+        if self.bug == "hidden global state":  # the second run differs from the first
+            calls = jax.pure_callback(_count_call, jax.ShapeDtypeStruct((), jnp.uint32))
+            states = eqx.tree_at(lambda s: s.key, states, states.key + calls)
+        return states, obs
+
+    def batch_step(self, states, actions):
+        if self.bug == "batch differs":
+            actions = jnp.zeros_like(actions)
+        return jax.vmap(self.step)(states, actions)
+
+    def observe(self, state):
+        return state.count.astype(jnp.int32) * (2 if self.bug == "obs outside" else 1)
+
+    @property
+    def observation_space(self):
+        return spaces.Box(0, 3, (), jnp.int32)
+
+    @property
+    def action_space(self):
+        return spaces.Discrete(2)
+
+
+def test_a_third_party_env_conforms():
+    report = check_env(CounterEnv("Counter-v0"), num_envs=2, num_steps=8)
+    assert report.episodes_ended >= 1
+    assert report.reward_min == report.reward_max == 1.0
+    assert "ok  same seed, same trajectory" in str(report)
+
+
+@pytest.mark.parametrize(
+    ("bug", "message"),
+    [
+        ("obs outside", r"fails 'observations inside observation_space' at step \d: a value"),
+        ("nan reward", r"fails 'finite float rewards, boolean dones' at step \d: reward is not"),
+        ("weak type", r"state.count was \(shape \(\), int32, weak=False\) after reset, now "),
+        ("dtype drift", r"at step 0: state.count was \(shape \(\), int32, weak=False\)"),
+        ("batch differs", "fails 'batch_step equals a loop of step' at batch_step 0"),
+        ("hidden global state", "fails 'same seed, same trajectory' at the batched run: "),
+    ],
+)
+def test_each_broken_contract_is_named(bug, message):
+    with pytest.raises(ConformanceError, match=message):
+        check_env(CounterEnv("Counter-v0", bug=bug), num_envs=2, num_steps=4)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="unknown env id 'ArcAgi3-v0'"):
+        check_env("ArcAgi3-v0")
+    with pytest.raises(TypeError, match="takes an env id or a gridax.Env, got int"):
+        check_env(3)
+    with pytest.raises(ValueError, match="num_envs must be an integer >= 2, got 1"):
+        check_env(CounterEnv("Counter-v0"), num_envs=1)
