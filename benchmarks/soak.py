@@ -14,7 +14,9 @@ Every ``--check-every`` steps the batch's ``env.invariant_violations`` are count
 state's leaf shapes and dtypes are compared with those after reset, and the process's
 resident memory is read; every step counts non-finite rewards. The run fails (exit 1)
 on any violation or if resident memory after the last chunk exceeds that after the
-first (compiled) chunk by more than ``--memory-slack`` MiB.
+chunk half way through by more than ``--memory-slack`` MiB (the first chunks settle
+allocator pools; a leak keeps growing). With more than one env, each runs in a fresh
+process so that its memory figures are its own.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -133,9 +137,10 @@ class SoakResult:
     invariant_violations: dict
     non_finite_rewards: int
     type_changes: int
-    memory_after_first_chunk_mib: float
+    memory_after_first_chunk_mib: float  # compiled and warm
+    memory_half_way_mib: float
     memory_after_last_chunk_mib: float
-    peak_memory_mib: float
+    peak_memory_mib: float  # of the process, compilation included
     compile_seconds: float
     steps_per_second: float
 
@@ -145,7 +150,9 @@ class SoakResult:
 
     @property
     def memory_growth_mib(self) -> float:
-        return self.memory_after_last_chunk_mib - self.memory_after_first_chunk_mib
+        """Growth over the second half of the run: a leak grows steadily, while
+        allocator pools settle during the first chunks."""
+        return self.memory_after_last_chunk_mib - self.memory_half_way_mib
 
 
 def soak(name: str, num_envs: int, env_steps: int, check_every: int, seed: int) -> SoakResult:
@@ -166,13 +173,15 @@ def soak(name: str, num_envs: int, env_steps: int, check_every: int, seed: int) 
     types = leaf_types(state)
     violations = dict.fromkeys(env.invariant_violations(state.env_state), 0)
     non_finite = ended = type_changes = 0
+    memory = []
     started = time.perf_counter()
     for number in range(num_chunks):
         key, chunk_key = jax.random.split(key)
         state, obs, bad, done, broken = jax.block_until_ready(chunk(state, obs, params, chunk_key))
         if number == 0:
             compile_seconds = time.perf_counter() - started
-            started, first_memory = time.perf_counter(), resident_mib()
+            started = time.perf_counter()
+        memory.append(resident_mib())
         non_finite += int(bad)
         ended += int(done)
         type_changes += int(leaf_types(state) != types)
@@ -189,12 +198,43 @@ def soak(name: str, num_envs: int, env_steps: int, check_every: int, seed: int) 
         invariant_violations=violations,
         non_finite_rewards=non_finite,
         type_changes=type_changes,
-        memory_after_first_chunk_mib=round(first_memory, 1),
-        memory_after_last_chunk_mib=round(resident_mib(), 1),
+        memory_after_first_chunk_mib=round(memory[0], 1),
+        memory_half_way_mib=round(memory[num_chunks // 2], 1),
+        memory_after_last_chunk_mib=round(memory[-1], 1),
         peak_memory_mib=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         compile_seconds=round(compile_seconds, 2),
         steps_per_second=round(timed_steps / elapsed) if timed_steps else 0,
     )
+
+
+def report(result: SoakResult, memory_slack: float) -> bool:
+    ok = result.violations == 0 and result.memory_growth_mib <= memory_slack
+    print(
+        f"{'ok  ' if ok else 'FAIL'} {result.name:32s} {result.env_steps:>11,} steps  "
+        f"{result.episodes_ended:>9,} episodes  violations {result.violations}  memory "
+        f"{result.memory_after_first_chunk_mib:.0f} / {result.memory_half_way_mib:.0f} / "
+        f"{result.memory_after_last_chunk_mib:.0f} MiB (peak {result.peak_memory_mib:.0f})  "
+        f"{result.steps_per_second:>9,} steps/s",
+        flush=True,
+    )
+    if result.violations:
+        print(
+            f"     {result.invariant_violations}, non-finite rewards "
+            f"{result.non_finite_rewards}, type changes {result.type_changes}"
+        )
+    return ok
+
+
+def soak_in_subprocess(name: str, args) -> SoakResult:
+    """One env in a fresh process, so that its memory figures are its own."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "result.json"
+        options = ["--steps", args.steps, "--envs", args.envs, "--check-every", args.check_every]
+        options += ["--seed", args.seed, "--memory-slack", args.memory_slack, "--json", out]
+        subprocess.run([sys.executable, __file__, name, *map(str, options)], check=False)
+        if not out.exists():
+            raise RuntimeError(f"the soak run of {name} crashed (see its output above)")
+        return SoakResult(**json.loads(out.read_text())[0])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,26 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown env {unknown[0]!r}; choose from {', '.join(ENVS)}")
 
-    results, failed = [], False
-    for name in args.names or list(ENVS):
-        result = soak(name, args.envs, args.steps, args.check_every, args.seed)
-        results.append(result)
-        growth = result.memory_growth_mib
-        ok = result.violations == 0 and growth <= args.memory_slack
-        failed |= not ok
-        print(
-            f"{'ok  ' if ok else 'FAIL'} {name:32s} {result.env_steps:>11,} steps  "
-            f"{result.episodes_ended:>9,} episodes  violations {result.violations}  "
-            f"memory {result.memory_after_first_chunk_mib:.0f} -> "
-            f"{result.memory_after_last_chunk_mib:.0f} MiB (peak {result.peak_memory_mib:.0f})  "
-            f"{result.steps_per_second:>9,} steps/s",
-            flush=True,
-        )
-        if result.violations:
-            print(
-                f"     {result.invariant_violations}, non-finite rewards "
-                f"{result.non_finite_rewards}, type changes {result.type_changes}"
-            )
+    names = args.names or list(ENVS)
+    if len(names) == 1:
+        results = [soak(names[0], args.envs, args.steps, args.check_every, args.seed)]
+        failed = not report(results[0], args.memory_slack)
+    else:  # each child prints its own line
+        results = [soak_in_subprocess(name, args) for name in names]
+        failed = any(r.violations or r.memory_growth_mib > args.memory_slack for r in results)
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
     return 1 if failed else 0

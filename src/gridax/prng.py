@@ -7,8 +7,17 @@ import jax.numpy as jnp
 from jaxtyping import Array, Float32, Key, UInt32
 
 
+def _require_array(name: str, value) -> None:
+    if not hasattr(value, "dtype"):
+        raise TypeError(
+            f"{name} must be a JAX PRNG key array (jax.random.key(seed)), got "
+            f"{type(value).__name__} {value!r:.40}"
+        )
+
+
 def key_data(key: Key[Array, ""] | UInt32[Array, "2"]) -> UInt32[Array, "2"]:
     """Raw uint32 key data from a typed key or a legacy ``PRNGKey``."""
+    _require_array("key", key)
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         key = jax.random.key_data(key)
     if key.shape != (2,) or key.dtype != jnp.uint32:
@@ -21,6 +30,7 @@ def key_data(key: Key[Array, ""] | UInt32[Array, "2"]) -> UInt32[Array, "2"]:
 
 def batch_key_data(keys) -> UInt32[Array, "batch 2"]:
     """Raw key data of a batch of keys (``jax.random.split(key, num_envs)``)."""
+    _require_array("keys", keys)
     if jnp.issubdtype(keys.dtype, jax.dtypes.prng_key):
         keys = jax.random.key_data(keys)
     if keys.ndim != 2 or keys.shape[-1] != 2 or keys.dtype != jnp.uint32:

@@ -158,6 +158,10 @@ def tasks_from_dict(tasks: Mapping[str, object], source: str = "in-memory") -> T
     >>> bank.task_ids
     ('tiny',)
     """
+    if not isinstance(tasks, Mapping):
+        raise TypeError(
+            f"tasks_from_dict takes a mapping of task id to ARC task, got {type(tasks).__name__}"
+        )
     if not tasks:
         raise ValueError("tasks_from_dict needs at least one task")
     return _stack(((str(i), task, f"task {i!r}") for i, task in tasks.items()), source)
