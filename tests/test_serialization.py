@@ -157,3 +157,53 @@ def test_a_failed_save_keeps_the_previous_file(saved, arc_agi_1, monkeypatch):
         save_state(path, states, config, tasks=arc_agi_1)
     assert path.read_bytes() == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
+
+
+SAVE_IN_A_LOOP = """
+import sys
+import jax
+import gridax
+from gridax.serialization import save_state
+env = gridax.make("ArcAgi1-v0", selection_format="mask")
+states, _ = env.batch_reset(jax.random.split(jax.random.key(1), 8192))  # ~130 MB on disk
+print("saving", flush=True)
+while True:
+    save_state(sys.argv[1], states, env.config, tasks=env.default_params)
+"""
+
+
+def test_killing_a_save_midway_leaves_the_previous_checkpoint_intact(saved, arc_agi_1):
+    """SIGKILL a process while it writes a large batch over a checkpoint: the file still
+    holds the previous checkpoint, whole, or (killed after the rename) the new one."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path, states, config = saved
+    previous = path.read_bytes()
+    child = subprocess.Popen(
+        [sys.executable, "-c", SAVE_IN_A_LOOP, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "saving"
+        deadline = time.monotonic() + 60
+        while not list(path.parent.glob(f".{path.name}.*.tmp")):  # a save is under way
+            assert time.monotonic() < deadline and child.poll() is None
+            time.sleep(0.001)
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+    leftovers = list(path.parent.glob(f".{path.name}.*.tmp"))
+    if path.read_bytes() == previous:
+        loaded = load_state(path, states, config, tasks=arc_agi_1)
+        assert jax.tree.all(jax.tree.map(lambda a, b: bool((a == b).all()), loaded, states))
+    else:  # the first save had completed: the new checkpoint is whole and verified
+        header, _ = serialization.read_header(path)
+        assert header["batch_shape"] == [8192]
+    assert leftovers, "the kill did not land during a save"
+    # The partial temporary file is inert: the next save and load work beside it.
+    save_state(path, states, config, tasks=arc_agi_1)
+    load_state(path, states, config, tasks=arc_agi_1)
