@@ -13,7 +13,6 @@ import pytest
 from gridax.envs import forage
 from gridax.envs.forage import world
 from gridax.envs.forage.config import replace
-from gridax.envs.forage.variants import VARIANTS
 
 # Objects per id at reset, as Foragax places them (deterministic spawn) or close to it.
 EXACT_COUNTS = {
@@ -123,13 +122,10 @@ def _rollout(config, keys, actions):
     return states, jnp.stack(rewards)
 
 
-@pytest.mark.parametrize("env_id", ["ForagaxDiwali-v5", "ForagaxSquareWaveTwoBiome-v11"])
-def test_batch_step_equals_a_loop_of_step(env_id):
-    config = (
-        forage.make_config(env_id, biome_threshold=5)
-        if "Diwali" in env_id
-        else (forage.make_config(env_id))
-    )
+def test_batch_step_equals_a_loop_of_step_through_regeneration():
+    """check_env compares batch and loop for every id over a few steps; this run is long
+    enough for biomes to regenerate."""
+    config = forage.make_config("ForagaxDiwali-v5", biome_threshold=5)
     keys = jax.random.split(jax.random.key(3), 4)
     actions = jax.random.randint(jax.random.key(4), (60, 4), 0, 4)
     batched, batch_rewards = _rollout(config, keys, actions)
@@ -141,8 +137,7 @@ def test_batch_step_equals_a_loop_of_step(env_id):
             rewards.append(float(reward))
         np.testing.assert_array_equal(np.float32(rewards), batch_rewards[:, i])
         assert eqx.tree_equal(state, jax.tree.map(lambda x, i=i: x[i], batched))
-    if "Diwali" in env_id:
-        assert int(batched.biome_generation.max()) >= 1  # regeneration was exercised
+    assert int(batched.biome_generation.max()) >= 1  # regeneration was exercised
 
 
 @pytest.mark.parametrize("env_id", ["ForagaxDiwali-v5", "ForagaxBig-v5"])
@@ -180,36 +175,6 @@ def test_variants_of_one_structure_share_a_compilation():
     mixed = jax.tree.map(lambda a, b: jnp.stack([a, b]), config.params(), slower.params())
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), 2), config, mixed)
     assert states.params.repeat[:, 1].tolist() == [100, 1000]
-
-
-@pytest.mark.parametrize("env_id", sorted(VARIANTS))  # aliases: see test_aliases_...
-def test_every_id_runs_a_batched_scan_with_invariants(env_id):
-    config = forage.make_config(env_id)
-    structure = config.structure()
-
-    @jax.jit
-    def rollout(states, key):
-        def body(states, key):
-            actions = jax.random.randint(key, states.time.shape, 0, 4)
-            states, obs, reward, done, info = jax.vmap(
-                lambda s, a: forage.env._step(s, a, structure)
-            )(states, actions)
-            return states, (reward, states.position, states.visible(), done)
-
-        return jax.lax.scan(body, states, jax.random.split(key, 200))
-
-    states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), 8), config)
-    dtypes = jax.tree.map(lambda x: x.dtype, states)
-    states, (rewards, positions, visible, done) = rollout(states, jax.random.key(1))
-    assert jax.tree.map(lambda x: x.dtype, states) == dtypes
-    assert np.isfinite(np.asarray(rewards)).all() and not np.asarray(done).any()
-    blocking = np.asarray(config.params().blocking)
-    rows, cols = np.asarray(positions[..., 0]), np.asarray(positions[..., 1])
-    under = np.take_along_axis(
-        np.asarray(visible).reshape(200, 8, -1), (rows * config.width + cols)[..., None], axis=-1
-    )
-    assert not blocking[under].any()  # the agent never stands on a wall
-    assert np.asarray(states.time).tolist() == [200] * 8
 
 
 def test_static_worlds_keep_their_objects():
