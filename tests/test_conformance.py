@@ -103,7 +103,10 @@ def test_a_third_party_env_conforms():
 @pytest.mark.parametrize(
     ("bug", "message"),
     [
-        ("obs outside", r"fails 'observations inside observation_space' at step \d: a value"),
+        (
+            "obs outside",
+            r"fails 'observations inside observation_space' at step \d: observation outside Box",
+        ),
         ("nan reward", r"fails 'finite float rewards, boolean dones' at step \d: reward is not"),
         ("weak type", r"state.count was \(shape \(\), int32, weak=False\) after reset, now "),
         ("dtype drift", r"at step 0: state.count was \(shape \(\), int32, weak=False\)"),

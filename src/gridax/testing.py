@@ -128,33 +128,25 @@ class _Checker:
 
     # --- per-output checks ---------------------------------------------------------
 
-    def check_space(self, space: spaces.Space, value, batch: tuple, where: str, what: str):
-        """Shapes and dtypes field by field; values with the space's own ``contains``."""
-        check = f"{what}s inside {what}_space"
-        if isinstance(space, spaces.Dict):
-            for name, subspace in space.spaces.items():
-                field = value[name] if isinstance(value, dict) else getattr(value, name, None)
-                if field is None:
-                    self.fail(check, where, f"the {what} has no field {name!r}")
-                self.check_space(subspace, field, batch, where, what)
-            return
-        shape, dtype = batch + tuple(space.shape), jnp.dtype(space.dtype)
-        if np.shape(value) != shape or jnp.result_type(value) != dtype:
-            self.fail(
-                check,
-                where,
-                f"expected shape {shape} and dtype {dtype.name} for {space!r}, got shape "
-                f"{np.shape(value)} and dtype {jnp.result_type(value).name}",
-            )
-        if not bool(space.contains(value)):  # only reached field by field on a failure
-            self.fail(check, where, f"a value lies outside {space!r}")
-
     def check_observation(self, obs, batch: tuple, where: str):
-        space = self.observation_space
+        """Shapes and dtypes field by field in Python; values with the space's jitted
+        ``contains``, then field by field only to name the culprit."""
+        check = "observations inside observation_space"
+        fields = list(_leaf_spaces(self.observation_space, obs))
+        for name, space, value in fields:
+            if value is None:
+                self.fail(check, where, f"the observation has no field {name!r}")
+            shape, dtype = batch + tuple(space.shape), jnp.dtype(space.dtype)
+            if np.shape(value) != shape or jnp.result_type(value) != dtype:
+                self.fail(
+                    check,
+                    where,
+                    f"observation{name} should have shape {shape} and dtype {dtype.name}, "
+                    f"got {np.shape(value)} and {jnp.result_type(value).name}",
+                )
         if not bool(self.observation_inside(obs)):
-            self.check_space(space, obs, batch, where, "observation")  # names the field
-        if isinstance(space, spaces.Dict) or np.shape(obs) != batch + tuple(space.shape):
-            self.check_space(space, obs, batch, where, "observation")
+            outside = [f"observation{n} outside {s!r}" for n, s, v in fields if not s.contains(v)]
+            self.fail(check, where, ", ".join(outside))
 
     def check_reset(self, state, obs, batch: tuple, where: str):
         self.check_observation(obs, batch, where)
@@ -276,6 +268,17 @@ class _Checker:
                     f"traced {count} times; some argument changed type between calls "
                     "(a weak type, a dtype or a Python scalar where an array belongs)",
                 )
+
+
+def _leaf_spaces(space: spaces.Space, value, name: str = ""):
+    """``(name, leaf space, value)`` for every leaf of a (nested) ``Dict`` space; the value
+    is ``None`` where the observation lacks the field."""
+    if not isinstance(space, spaces.Dict):
+        yield name, space, value
+        return
+    for key, subspace in space.spaces.items():
+        field = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+        yield from _leaf_spaces(subspace, field, f"{name}.{key}")
 
 
 def _index(tree, i: int):

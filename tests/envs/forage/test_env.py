@@ -9,6 +9,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gridax.envs import forage
 from gridax.envs.forage import world
@@ -292,3 +294,19 @@ def test_centred_reward_sums_kept_step_by_step_match_the_grid(env_id):
         np.testing.assert_allclose(state.food_total, total, rtol=1e-5, atol=1e-3)
         np.testing.assert_array_equal(state.calendar_count, calendar_count)
         np.testing.assert_allclose(state.calendar_total, calendar_total, rtol=1e-5, atol=1e-3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(actions=st.lists(st.integers(np.iinfo(np.int32).min, np.iinfo(np.int32).max), max_size=12))
+def test_any_action_ids_keep_the_invariants(actions):
+    """Ids outside 0-3 are clipped: every step moves the agent at most one cell (or not at
+    all, into a wall), and the state's invariants hold."""
+    config = forage.make_config("ForagaxBig-v5")
+    state, _ = forage.reset(jax.random.key(0), config)
+    for action in actions:
+        before = np.asarray(state.position)
+        state, _, reward, _, _ = forage.step(state, jnp.int32(action), config)
+        assert set(np.asarray(list(forage.invariant_violations(state, config).values()))) == {0}
+        step = np.abs(np.asarray(state.position) - before)
+        step = np.minimum(step, np.array([config.height, config.width]) - step)  # wrapping
+        assert step.sum() <= 1 and np.isfinite(float(reward))
