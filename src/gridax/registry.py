@@ -23,6 +23,7 @@ import jax.numpy as jnp
 from gridax import spaces
 from gridax.actions.selection import ACTION_TYPES, PointAction
 from gridax.envs import arc, forage
+from gridax.envs.arc import generators
 from gridax.envs.arc.operations import NUM_OPERATIONS
 from gridax.grid import GRID_SHAPE
 
@@ -81,6 +82,12 @@ class Env(eqx.Module):
 # ARC ------------------------------------------------------------------------------------
 
 ARC_SOURCES = {"ArcAgi1-v0": "arc-agi-1", "ArcAgi2-v0": "arc-agi-2", "ArcFolder-v0": None}
+# ArcGen-Recolour-v0, ArcGen-FlipHorizontal-v0, ..., ArcGen-Mixture-v0: generated tasks.
+GENERATOR_IDS = {
+    f"ArcGen-{family.title().replace('_', '')}-v0": family
+    for family in generators.FAMILIES + (generators.MIXTURE,)
+}
+GENERATOR_OPTIONS = ("min_size", "max_size", "num_objects", "num_colours", "num_pairs")
 
 
 @functools.cache
@@ -89,15 +96,19 @@ def _folder_bank(path: str) -> arc.TaskBank:
 
 
 class ArcEnv(Env):
-    """An ARC env: ``reset`` samples a task of the bank, ``step`` takes the structured
-    action of ``config.selection_format`` (``env.action_space.sample(key)`` makes one)."""
+    """An ARC env: ``reset`` samples a task of the bank (or generates one), ``step`` takes
+    the structured action of ``config.selection_format`` (``env.action_space.sample(key)``
+    makes one)."""
 
     config: arc.ArcConfig
-    source: str = eqx.field(static=True)  # "arc-agi-1", "arc-agi-2" or a folder
+    source: str = eqx.field(static=True)  # "arc-agi-1", "arc-agi-2", a folder, a generator
     split: str | None = eqx.field(static=True)
+    generator: generators.Generator | None = None
 
     @property
-    def default_params(self) -> arc.TaskBank:
+    def default_params(self) -> arc.TaskBank | generators.Generator:
+        if self.generator is not None:
+            return self.generator
         if self.split is None:
             return _folder_bank(self.source)
         return arc.load_tasks(self.source, self.split)
@@ -130,8 +141,12 @@ class ArcEnv(Env):
 
     @property
     def observation_space(self) -> spaces.Dict:
-        bank = self.default_params
-        pairs = bank.pairs("train" if self.config.mode == "train" else "test")
+        tasks, train = self.default_params, self.config.mode == "train"
+        if isinstance(tasks, generators.Generator):  # task_index is a task seed
+            num_tasks, num_pairs = 2**31, tasks.num_pairs if train else 1
+        else:
+            num_tasks, num_pairs = len(tasks), tasks.pairs("train" if train else "test").count
+            num_pairs = int(num_pairs.max())
         height, width = GRID_SHAPE
 
         def grid():
@@ -149,8 +164,8 @@ class ArcEnv(Env):
                 "clipboard": grid(),
                 "clipboard_mask": spaces.Box(0, 1, GRID_SHAPE, jnp.bool_),
                 "step_count": spaces.Box(0, self.config.max_episode_steps, (), jnp.int32),
-                "task_index": spaces.Box(0, len(bank) - 1, (), jnp.int32),
-                "pair_index": spaces.Box(0, pairs.inputs.shape[1] - 1, (), jnp.int32),
+                "task_index": spaces.Box(0, num_tasks - 1, (), jnp.int32),
+                "pair_index": spaces.Box(0, num_pairs - 1, (), jnp.int32),
             },
             cls=arc.ArcObservation,
         )
@@ -168,6 +183,15 @@ class ArcEnv(Env):
         else:
             fields["selection"] = spaces.Box(0, 1, GRID_SHAPE, jnp.bool_)
         return spaces.Dict(fields, cls=action_type)
+
+
+def _make_arc_generator(env_id: str, overrides: dict) -> ArcEnv:
+    fields = {f.name for f in dataclasses.fields(arc.ArcConfig)}
+    _reject_unknown(env_id, overrides, fields | set(GENERATOR_OPTIONS))
+    knobs = {k: v for k, v in overrides.items() if k in GENERATOR_OPTIONS}
+    config = arc.ArcConfig(**{k: v for k, v in overrides.items() if k not in knobs})
+    generator = generators.Generator(GENERATOR_IDS[env_id], **knobs)
+    return ArcEnv(env_id, config, generator.source, None, generator)
 
 
 def _make_arc(env_id: str, overrides: dict) -> ArcEnv:
@@ -243,7 +267,7 @@ class ForageEnv(Env):
 
 def registered_ids() -> list[str]:
     """Every id ``make`` accepts."""
-    return sorted(ARC_SOURCES) + forage.registered_ids()
+    return sorted(ARC_SOURCES) + list(GENERATOR_IDS) + forage.registered_ids()
 
 
 def _reject_unknown(env_id: str, overrides: dict, allowed: set[str]) -> None:
@@ -261,13 +285,17 @@ def make(env_id: str, **overrides) -> Env:
 
     ARC ids take any :class:`~gridax.envs.arc.ArcConfig` field, ``split=`` (built-in
     banks: ``"training"``, the default, or ``"evaluation"``) or, for ``ArcFolder-v0``,
-    ``path=``. Forage ids take any :class:`~gridax.envs.forage.ForageConfig` field.
+    ``path=``; ``ArcGen-*`` ids (generated tasks) take the generator's knobs
+    (``min_size``, ``max_size``, ``num_objects``, ``num_colours``, ``num_pairs``).
+    Forage ids take any :class:`~gridax.envs.forage.ForageConfig` field.
 
     >>> make("ForagaxTwoBiome-v1", aperture=7).observation_space.shape  # colour one-hot
     (7, 7, 2)
     """
     if env_id in ARC_SOURCES:
         return _make_arc(env_id, overrides)
+    if env_id in GENERATOR_IDS:
+        return _make_arc_generator(env_id, overrides)
     if env_id in forage.registered_ids():
         return ForageEnv(env_id, forage.make_config(env_id, **overrides))
     close = difflib.get_close_matches(env_id, registered_ids(), n=3, cutoff=0.5)

@@ -17,6 +17,7 @@ from gridax.actions.history import empty_history, record_action
 from gridax.actions.selection import ACTION_TYPES, AbstractAction
 from gridax.envs.arc import operations as ops
 from gridax.envs.arc.config import ArcConfig
+from gridax.envs.arc.generators import Generator
 from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
 from gridax.envs.arc.tasks import TaskBank
@@ -51,17 +52,25 @@ def _uniform_index(draw: Float32[Array, ""], count) -> Int32[Array, ""]:
 def _reset(
     key: Key[Array, ""] | UInt32[Array, 2],
     config: ArcConfig,
-    tasks: TaskBank,
+    tasks: TaskBank | Generator,
     task_index: Int[Array, ""] | None = None,
     pair_index: Int[Array, ""] | None = None,
 ) -> tuple[ArcState, ArcObservation]:
     # One fused threefry kernel for the episode's key and draws (prng.split_uniform).
-    (next_key,), (task_draw, pair_draw) = split_uniform(key_data(key), 1, 2)
-    num_tasks = tasks.num_train.shape[0]
-    if task_index is None:
-        task = _uniform_index(task_draw, num_tasks)
+    generated = isinstance(tasks, Generator)
+    keys, (task_draw, pair_draw) = split_uniform(key_data(key), 1 + generated, 2)
+    next_key = keys[0]
+    if generated:
+        # A fresh task every episode; its seed is what task_index records.
+        seed = (keys[1][0] >> 1).astype(jnp.int32) if task_index is None else task_index
+        tasks, task, recorded_task = tasks.task(seed), jnp.int32(0), seed.astype(jnp.int32)
     else:
-        task = jnp.clip(task_index, 0, num_tasks - 1).astype(jnp.int32)
+        num_tasks = tasks.num_train.shape[0]
+        if task_index is None:
+            task = _uniform_index(task_draw, num_tasks)
+        else:
+            task = jnp.clip(task_index, 0, num_tasks - 1).astype(jnp.int32)
+        recorded_task = task
     pairs = tasks.pairs("train" if config.mode == "train" else "test")
     count = pairs.count[task]
     if pair_index is None:
@@ -85,7 +94,7 @@ def _reset(
         clipboard_mask=jnp.zeros(input_grid.shape, dtype=bool),
         clipboard_origin=jnp.zeros(2, dtype=jnp.int32),
         step_count=0,
-        task_index=task,
+        task_index=recorded_task,
         pair_index=pair,
         similarity=start_similarity,
         terminated=False,
@@ -286,17 +295,23 @@ def _index_argument(name: str, value, upper: int | None):
         raise ValueError(
             f"{name}={value!r} is out of range: the bank has {upper} tasks (0-{upper - 1})"
         )
-    if upper is None and (array < 0).any():
-        raise ValueError(f"{name}={value!r} must be >= 0")
+    if upper is None and ((array < 0) | (array > np.iinfo(np.int32).max)).any():
+        raise ValueError(f"{name}={value!r} must be in 0..2^31-1")
     return jnp.asarray(array, dtype=jnp.int32)
 
 
 def _reset_arguments(tasks, task_index, pair_index) -> tuple:
     """Checks the bank and turns indices into arrays; drops the bank's static ids."""
+    if isinstance(tasks, Generator):  # task_index is a task seed
+        return (
+            tasks,
+            _index_argument("task_index", task_index, None),
+            _index_argument("pair_index", pair_index, None),
+        )
     if not isinstance(tasks, TaskBank):
         raise TypeError(
-            "tasks must be a TaskBank (from gridax.envs.arc.load_tasks), "
-            f"got {type(tasks).__name__}"
+            "tasks must be a TaskBank (from gridax.envs.arc.load_tasks) or a Generator "
+            f"(gridax.envs.arc.generators), got {type(tasks).__name__}"
         )
     return (
         tasks.arrays_only(),
@@ -305,17 +320,22 @@ def _reset_arguments(tasks, task_index, pair_index) -> tuple:
     )
 
 
-def reset(key, config: ArcConfig, tasks: TaskBank, task_index=None, pair_index=None):
+def reset(key, config: ArcConfig, tasks: TaskBank | Generator, task_index=None, pair_index=None):
     """Starts an episode: ``reset(key, config, tasks) -> (state, obs)``.
 
     Samples a task and a pair (a demonstration pair in ``"train"`` mode, a test pair in
     ``"eval"`` mode) from ``key`` unless ``task_index``/``pair_index`` are given. A pair
-    index past the task's pair count is clipped to its last pair.
+    index past the task's pair count is clipped to its last pair. With a
+    :class:`~gridax.envs.arc.generators.Generator` as ``tasks``, the task is generated
+    from a seed drawn from ``key`` (or ``task_index``, the seed), recorded as the
+    state's ``task_index``.
     """
     return _reset_jit(key, config, *_reset_arguments(tasks, task_index, pair_index))
 
 
-def batch_reset(keys, config: ArcConfig, tasks: TaskBank, task_index=None, pair_index=None):
+def batch_reset(
+    keys, config: ArcConfig, tasks: TaskBank | Generator, task_index=None, pair_index=None
+):
     """``reset`` for a batch of keys; ``task_index``/``pair_index`` may be per-env arrays."""
     return _batch_reset_jit(keys, config, *_reset_arguments(tasks, task_index, pair_index))
 

@@ -1,0 +1,446 @@
+"""Procedural ARC-style tasks, generated inside jit from a seed.
+
+A :class:`Generator` is a family of simple tasks (recolour, flip, translate, ...) with
+difficulty knobs. ``generator.task(seed)`` builds one task, its demonstration pairs and
+one test pair, as a one-task :class:`~gridax.envs.arc.TaskBank`, so every env feature
+works on it unchanged; passed as ``tasks`` to ``reset``, a generator draws a fresh task
+every episode and records its seed as ``task_index`` (the task is a pure function of the
+seed, so demonstrations, checkpoints and renders regenerate it from there).
+
+Every task of a family shares its task parameters over all pairs (the colours ``a``,
+``b``, ``c``, the move, the scale factor); each pair draws its own grid size and objects.
+Grids are 0 (black) outside their objects. The rules, for an input grid ``x`` of
+``h x w`` cells (``docs/arc-generators.md`` has pictures):
+
+==================  ===============================================================
+family              output
+==================  ===============================================================
+copy                ``x``
+recolour            ``x`` with colour ``a`` replaced by ``b``
+fill_background     ``x`` with its 0 cells set to ``c``
+flip_horizontal     ``x`` mirrored left-right
+flip_vertical       ``x`` mirrored top-bottom
+rotate              ``x`` (square) turned 90 degrees clockwise
+flip_object         ``x`` with its one object mirrored left-right inside its bounding box
+translate           ``x`` with its one object moved ``distance`` cells towards ``direction``
+draw_box            ``x`` with a ``c`` outline one cell around its one object's bounding box
+scale               ``x`` with every cell scaled up to ``factor x factor`` (2 or 3)
+flip_recolour       flip_horizontal, then recolour
+translate_recolour  translate, then recolour
+rotate_fill         rotate, then fill_background
+==================  ===============================================================
+
+``Generator("mixture")`` draws the family of each task uniformly from all of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from typing import NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
+
+from gridax import prng
+from gridax.envs.arc.tasks import TaskBank
+from gridax.grid import GRID_SIZE, canvas_coordinates, live_mask
+from gridax.prng import split_uniform
+
+FAMILIES = (
+    "copy",
+    "recolour",
+    "fill_background",
+    "flip_horizontal",
+    "flip_vertical",
+    "rotate",
+    "flip_object",
+    "translate",
+    "draw_box",
+    "scale",
+    "flip_recolour",
+    "translate_recolour",
+    "rotate_fill",
+)
+MIXTURE = "mixture"
+# Families whose input holds exactly one object (the rule is about that object).
+ONE_OBJECT = ("flip_object", "translate", "draw_box", "translate_recolour")
+MOVES = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)  # up, down, left, right
+MAX_OBJECT_SIZE = 5
+
+
+class TaskParameters(NamedTuple):
+    """What a task's pairs share; drawn once per task from its seed."""
+
+    family: Int32[Array, ""]  # index into FAMILIES
+    palette: Int32[Array, " 9"]  # a permutation of colours 1-9; objects use the first few
+    source_colour: Int32[Array, ""]  # a: recoloured, and the colour of the first object
+    new_colour: Int32[Array, ""]  # b, c: the recolour target, fill and box colour
+    direction: Int32[Array, ""]  # 0-3: up, down, left, right
+    distance: Int32[Array, ""]  # cells moved
+    factor: Int32[Array, ""]  # scale factor, 2 or 3
+    pairs_key: UInt32[Array, " 2"]  # the pairs' keys derive from it
+
+
+class Pair(NamedTuple):
+    input: Int8[Array, "30 30"]
+    input_shape: Int32[Array, " 2"]
+    output: Int8[Array, "30 30"]
+    output_shape: Int32[Array, " 2"]
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(f"Generator: {message}")
+
+
+def seed_key(seed: Int[Array, ""]) -> UInt32[Array, " 2"]:
+    """Raw key data of a task seed (as ``jax.random.PRNGKey(seed)`` for seeds < 2^31)."""
+    return jnp.stack([jnp.uint32(0), jnp.asarray(seed).astype(jnp.uint32)])
+
+
+class Generator(eqx.Module):
+    """A family of generated tasks and its difficulty knobs (static: no arrays).
+
+    Attributes:
+        family: one of :data:`FAMILIES`, or ``"mixture"``.
+        min_size, max_size: the range of input grid heights and widths (a rotate
+            task's grids are square; a scale task's inputs are at most ``30 // factor``).
+        num_objects: objects in each input (1 for the one-object families).
+        num_colours: distinct object colours in a task (1-8; one more is kept for
+            ``b``/``c``).
+        num_pairs: demonstration pairs per task (each task also has one test pair).
+
+    >>> Generator("recolour", max_size=6).task(7).num_train.tolist()
+    [3]
+    """
+
+    family: str = "copy"
+    min_size: int = 3
+    max_size: int = 10
+    num_objects: int = 2
+    num_colours: int = 3
+    num_pairs: int = 3
+
+    def __check_init__(self):
+        allowed = ", ".join(map(repr, FAMILIES + (MIXTURE,)))
+        _require(
+            self.family in FAMILIES + (MIXTURE,),
+            f"family must be one of {allowed}; got {self.family!r}",
+        )
+        for name, low, high in (
+            ("min_size", 3, GRID_SIZE),
+            ("max_size", 3, GRID_SIZE),
+            ("num_objects", 1, 9),
+            ("num_colours", 1, 8),
+            ("num_pairs", 1, 10),
+        ):
+            value = getattr(self, name)
+            _require(
+                not isinstance(value, bool) and isinstance(value, int) and low <= value <= high,
+                f"{name} must be an integer in {low}-{high}; got {value!r}",
+            )
+        _require(
+            self.min_size <= self.max_size,
+            f"min_size ({self.min_size}) must not exceed max_size ({self.max_size})",
+        )
+
+    @property
+    def source(self) -> str:
+        """Names the generator and its knobs, as a bank's ``source`` names its data."""
+        return (
+            f"generator:{self.family}(sizes {self.min_size}-{self.max_size}, "
+            f"{self.num_objects} objects, {self.num_colours} colours, {self.num_pairs} pairs)"
+        )
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.source.encode()).hexdigest()
+
+    def parameters(self, seed: Int[Array, ""]) -> TaskParameters:
+        """The parameters that the pairs of task ``seed`` share."""
+        (_, pairs_key), uniforms = split_uniform(seed_key(seed), 2, 13)
+        draws = _Draws(uniforms)
+        if self.family == MIXTURE:
+            family = draws.integer(0, len(FAMILIES) - 1)
+        else:
+            family = jnp.int32(FAMILIES.index(self.family))
+        palette = jnp.argsort(draws.take(9)).astype(jnp.int32) + 1  # a random order of 1-9
+        return TaskParameters(
+            family=family,
+            palette=palette,
+            source_colour=palette[0],
+            new_colour=palette[self.num_colours],
+            direction=draws.integer(0, 3),
+            distance=draws.integer(1, min(3, self.min_size - 1)),
+            factor=draws.integer(2, 3),
+            pairs_key=pairs_key,
+        )
+
+    def pair(self, key, parameters: TaskParameters) -> Pair:
+        """One input-output pair of a task with these parameters."""
+        if self.family != MIXTURE:
+            return _FAMILY_PAIRS[self.family](key, parameters, self)
+        branches = [lambda k, p, f=f: _FAMILY_PAIRS[f](k, p, self) for f in FAMILIES]
+        return jax.lax.switch(parameters.family, branches, key, parameters)
+
+    def task(self, seed: Int[Array, ""] | int) -> TaskBank:
+        """Task ``seed`` as a one-task bank: ``num_pairs`` demonstrations, one test pair."""
+        parameters = self.parameters(jnp.asarray(seed, jnp.int32))
+        pair_keys = prng.split(parameters.pairs_key, self.num_pairs + 1)
+        pairs = jax.vmap(lambda k: self.pair(k, parameters))(pair_keys)
+
+        def part(index: slice):
+            return jax.tree.map(lambda x: x[None, index], pairs)
+
+        train, test = part(slice(0, self.num_pairs)), part(slice(self.num_pairs, None))
+        return TaskBank(
+            train_inputs=train.input,
+            train_outputs=train.output,
+            train_input_shapes=train.input_shape,
+            train_output_shapes=train.output_shape,
+            num_train=jnp.full((1,), self.num_pairs, jnp.int32),
+            test_inputs=test.input,
+            test_outputs=test.output,
+            test_input_shapes=test.input_shape,
+            test_output_shapes=test.output_shape,
+            num_test=jnp.ones((1,), jnp.int32),
+            task_ids=(),
+            source=self.source,
+        )
+
+    def bank(self, seeds: Int[Array, " N"]) -> TaskBank:
+        """The tasks of ``seeds`` as one bank (task ``i`` is ``task(seeds[i])``); ids are
+        the seeds, so a fixed evaluation set can be saved, rendered and listed."""
+        seeds = jnp.asarray(seeds, jnp.int32)
+        tasks = jax.vmap(lambda s: jax.tree.map(lambda x: x[0], self.task(s)))(seeds)
+        return dataclasses.replace(tasks, task_ids=tuple(str(int(s)) for s in seeds))
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+
+class _Draws:
+    """Hands out the uniforms of one fused draw in order (the count is static)."""
+
+    def __init__(self, uniforms: Float32[Array, " n"]):
+        self.uniforms, self.used = uniforms, 0
+
+    def take(self, count: int) -> Float32[Array, " count"]:
+        self.used += count
+        if self.used > self.uniforms.shape[0]:
+            raise ValueError("generator drew more uniforms than it reserved")  # a gridax bug
+        return self.uniforms[self.used - count : self.used]
+
+    def integer(self, low, high) -> Int32[Array, ""]:
+        """Uniform over ``low..high`` (bounds may be traced; ``high >= low``)."""
+        low, high = jnp.asarray(low, jnp.int32), jnp.asarray(high, jnp.int32)
+        span = (high - low + 1).astype(jnp.float32)
+        step = jnp.floor(self.take(1)[0] * span).astype(jnp.int32)
+        return low + jnp.minimum(step, high - low)  # float rounding can reach span
+
+
+SPRITE_CELLS = MAX_OBJECT_SIZE * MAX_OBJECT_SIZE
+UNIFORMS_PER_OBJECT = 7 + SPRITE_CELLS
+
+
+def _object(draws: _Draws, height, width, margin, room) -> Bool[Array, "30 30"]:
+    """A random sprite (a non-empty random subset of a rectangle of up to 5x5 cells)
+    placed ``margin`` cells from the grid's edges, leaving ``room = (up, down, left,
+    right)`` free cells beyond it on each side for a later move."""
+    up, down, left, right = room
+    rows_free = height - 2 * margin - up - down
+    cols_free = width - 2 * margin - left - right
+    object_height = draws.integer(1, jnp.minimum(MAX_OBJECT_SIZE, rows_free))
+    object_width = draws.integer(1, jnp.minimum(MAX_OBJECT_SIZE, cols_free))
+    top = margin + up + draws.integer(0, rows_free - object_height)
+    left_edge = margin + left + draws.integer(0, cols_free - object_width)
+    anchor = (draws.integer(0, object_height - 1), draws.integer(0, object_width - 1))
+    bits = draws.take(SPRITE_CELLS).reshape(MAX_OBJECT_SIZE, MAX_OBJECT_SIZE) < 0.7
+    # One cell of the rectangle always belongs to the sprite, so it is never empty.
+    bits = bits.at[anchor].set(True)
+    rows, cols = canvas_coordinates()
+    inside = (
+        (rows >= top)
+        & (rows < top + object_height)
+        & (cols >= left_edge)
+        & (cols < left_edge + object_width)
+    )
+    sprite_rows = jnp.clip(rows - top, 0, MAX_OBJECT_SIZE - 1)
+    sprite_cols = jnp.clip(cols - left_edge, 0, MAX_OBJECT_SIZE - 1)
+    return inside & bits[sprite_rows, sprite_cols]
+
+
+def _scene(
+    draws: _Draws,
+    parameters: TaskParameters,
+    count: int,
+    num_colours: int,
+    height,
+    width,
+    margin=0,
+    room=(0, 0, 0, 0),
+) -> Int8[Array, "30 30"]:
+    """``count`` objects of the task's palette on a 0 grid; the first object, painted
+    last so that no other covers it, has colour ``a``."""
+    grid = jnp.zeros((GRID_SIZE, GRID_SIZE), jnp.int8)
+    for index in reversed(range(count)):
+        mask = _object(draws, height, width, margin, room)
+        pick = draws.integer(0, num_colours - 1)
+        colour = parameters.source_colour if index == 0 else parameters.palette[pick]
+        grid = jnp.where(mask, colour.astype(jnp.int8), grid)
+    return grid
+
+
+# --- rules (used by the generator; tests check them against NumPy) ----------------------
+
+
+def _shape(height, width) -> Int32[Array, " 2"]:
+    return jnp.stack([height, width]).astype(jnp.int32)
+
+
+def _gather(grid, source_rows, source_cols, keep) -> Int8[Array, "30 30"]:
+    rows = jnp.clip(source_rows, 0, GRID_SIZE - 1)
+    cols = jnp.clip(source_cols, 0, GRID_SIZE - 1)
+    return jnp.where(keep, grid[rows, cols], jnp.int8(0))
+
+
+def recolour(grid, shape, parameters: TaskParameters):
+    a, b = parameters.source_colour.astype(jnp.int8), parameters.new_colour.astype(jnp.int8)
+    return jnp.where(grid == a, b, grid), shape
+
+
+def fill_background(grid, shape, parameters: TaskParameters):
+    c = parameters.new_colour.astype(jnp.int8)
+    return jnp.where(live_mask(shape) & (grid == 0), c, grid), shape
+
+
+def flip_horizontal(grid, shape, parameters=None):
+    rows, cols = canvas_coordinates()
+    return _gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
+
+
+def flip_vertical(grid, shape, parameters=None):
+    rows, cols = canvas_coordinates()
+    return _gather(grid, shape[0] - 1 - rows, cols, live_mask(shape)), shape
+
+
+def rotate(grid, shape, parameters=None):
+    """Clockwise: the cell at ``(i, j)`` goes to ``(j, h - 1 - i)``."""
+    rows, cols = canvas_coordinates()
+    rotated_shape = shape[::-1]
+    return _gather(grid, shape[0] - 1 - cols, rows, live_mask(rotated_shape)), rotated_shape
+
+
+def object_bounds(grid) -> tuple[Int32[Array, ""], ...]:
+    """``(top, left, bottom, right)`` of the nonzero cells, inclusive."""
+    index = jnp.arange(GRID_SIZE, dtype=jnp.int32)
+    rows, cols = jnp.any(grid != 0, axis=1), jnp.any(grid != 0, axis=0)
+    first = lambda present: jnp.min(jnp.where(present, index, GRID_SIZE))  # noqa: E731
+    last = lambda present: jnp.max(jnp.where(present, index, -1))  # noqa: E731
+    return first(rows), first(cols), last(rows), last(cols)
+
+
+def flip_object(grid, shape, parameters=None):
+    top, left, bottom, right = object_bounds(grid)
+    rows, cols = canvas_coordinates()
+    inside = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
+    return jnp.where(inside, _gather(grid, rows, left + right - cols, inside), grid), shape
+
+
+def translate(grid, shape, parameters: TaskParameters):
+    move = MOVES[parameters.direction] * parameters.distance
+    rows, cols = canvas_coordinates()
+    source_rows, source_cols = rows - move[0], cols - move[1]
+    inside = (source_rows >= 0) & (source_rows < GRID_SIZE) & (source_cols >= 0)
+    inside = inside & (source_cols < GRID_SIZE) & live_mask(shape)
+    return _gather(grid, source_rows, source_cols, inside), shape
+
+
+def box_ring(grid) -> Bool[Array, "30 30"]:
+    """The cells one step outside the bounding box of the nonzero cells."""
+    top, left, bottom, right = object_bounds(grid)
+    rows, cols = canvas_coordinates()
+    outer = (rows >= top - 1) & (rows <= bottom + 1) & (cols >= left - 1) & (cols <= right + 1)
+    inner = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
+    return outer & ~inner
+
+
+def draw_box(grid, shape, parameters: TaskParameters):
+    return jnp.where(box_ring(grid), parameters.new_colour.astype(jnp.int8), grid), shape
+
+
+def scale(grid, shape, parameters: TaskParameters):
+    factor = parameters.factor
+    rows, cols = canvas_coordinates()
+    scaled_shape = shape * factor
+    return _gather(grid, rows // factor, cols // factor, live_mask(scaled_shape)), scaled_shape
+
+
+def _compose(*rules):
+    def composed(grid, shape, parameters):
+        for rule in rules:
+            grid, shape = rule(grid, shape, parameters)
+        return grid, shape
+
+    return composed
+
+
+RULES = {
+    "copy": lambda grid, shape, parameters=None: (grid, shape),
+    "recolour": recolour,
+    "fill_background": fill_background,
+    "flip_horizontal": flip_horizontal,
+    "flip_vertical": flip_vertical,
+    "rotate": rotate,
+    "flip_object": flip_object,
+    "translate": translate,
+    "draw_box": draw_box,
+    "scale": scale,
+    "flip_recolour": _compose(flip_horizontal, recolour),
+    "translate_recolour": _compose(translate, recolour),
+    "rotate_fill": _compose(rotate, fill_background),
+}
+
+
+def _make_pair(family: str):
+    """How a family draws an input (grid size, objects, margins) before its rule."""
+    square = family in ("rotate", "rotate_fill")
+    largest = GRID_SIZE // 3 if family == "scale" else GRID_SIZE  # room for factor 3
+    one_object = family in ONE_OBJECT
+
+    def pair(key, parameters: TaskParameters, generator: Generator) -> Pair:
+        count = 1 if one_object else generator.num_objects
+        _, uniforms = split_uniform(key, 0, 2 + count * UNIFORMS_PER_OBJECT)
+        draws = _Draws(uniforms)
+        high = min(generator.max_size, largest)
+        low = min(generator.min_size, high)
+        height = draws.integer(low, high)
+        width = height if square else draws.integer(low, high)
+        options = {}
+        if family in ("translate", "translate_recolour"):
+            move = MOVES[parameters.direction] * parameters.distance
+            options["room"] = (
+                jnp.maximum(-move[0], 0),
+                jnp.maximum(move[0], 0),
+                jnp.maximum(-move[1], 0),
+                jnp.maximum(move[1], 0),
+            )
+        if family == "draw_box":
+            options["margin"] = 1
+        grid = _scene(draws, parameters, count, generator.num_colours, height, width, **options)
+        if family in ("fill_background", "rotate_fill"):
+            grid = grid.at[height - 1, width - 1].set(0)  # at least one background cell
+        shape = _shape(height, width)
+        output, output_shape = RULES[family](grid, shape, parameters)
+        return Pair(grid, shape, output.astype(jnp.int8), output_shape.astype(jnp.int32))
+
+    return pair
+
+
+_FAMILY_PAIRS = {family: _make_pair(family) for family in FAMILIES}
+
+
+__all__ = ["FAMILIES", "MIXTURE", "RULES", "Generator", "Pair", "TaskParameters", "seed_key"]
