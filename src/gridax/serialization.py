@@ -25,6 +25,7 @@ import equinox as eqx
 import jax
 
 from gridax.envs import arc, forage
+from gridax.envs.arc.generators import Generator
 
 FORMAT_VERSION = 1
 MAGIC = b"GRIDAX-STATE\n"
@@ -43,8 +44,12 @@ def _config_fields(config) -> dict[str, str]:
     return {f.name: repr(getattr(config, f.name)) for f in dataclasses.fields(config)}
 
 
-def _task_digest(tasks: arc.TaskBank) -> str:
-    return hashlib.sha256("\n".join(tasks.task_ids).encode()).hexdigest()
+def _task_identity(tasks: arc.TaskBank | Generator) -> tuple[str, int, str]:
+    """``(source, number of tasks, digest)``: a bank's task ids, or a generator's knobs
+    (its states hold task seeds, and the tasks are regenerated from them)."""
+    if isinstance(tasks, Generator):
+        return tasks.source, 0, tasks.digest
+    return tasks.source, len(tasks), hashlib.sha256("\n".join(tasks.task_ids).encode()).hexdigest()
 
 
 def _skip_on_save(file, leaf) -> None:
@@ -70,14 +75,14 @@ def _check_arguments(kind: str, config, tasks) -> None:
     expected = arc.ArcConfig if kind == "arc" else forage.ForageConfig
     if not isinstance(config, expected):
         raise TypeError(f"a state of the {kind} env needs its {expected.__name__}, got {config!r}")
-    if kind == "arc" and not isinstance(tasks, arc.TaskBank):
+    if kind == "arc" and not isinstance(tasks, arc.TaskBank | Generator):
         raise TypeError(
             "an ARC state is saved without its task data, so it needs tasks= (the TaskBank "
-            f"it was reset from), got {type(tasks).__name__}"
+            f"or Generator it was reset from), got {type(tasks).__name__}"
         )
 
 
-def save_state(path, state, config, tasks: arc.TaskBank | None = None) -> Path:
+def save_state(path, state, config, tasks: arc.TaskBank | Generator | None = None) -> Path:
     """Writes ``state`` (one env or a batch) to ``path``; returns the path.
 
     ``config`` is the state's ``ArcConfig``/``ForageConfig``; ``tasks`` (ARC only) is the
@@ -98,11 +103,8 @@ def save_state(path, state, config, tasks: arc.TaskBank | None = None) -> Path:
         "payload_sha256": hashlib.sha256(payload).hexdigest(),
     }
     if kind == "arc":
-        header |= {
-            "task_source": tasks.source,
-            "num_tasks": len(tasks),
-            "task_ids_sha256": _task_digest(tasks),
-        }
+        source, num_tasks, digest = _task_identity(tasks)
+        header |= {"task_source": source, "num_tasks": num_tasks, "task_ids_sha256": digest}
     encoded = json.dumps(header, sort_keys=True).encode()
     path = Path(path)
     # Written beside the target and renamed over it: a reader sees the old file or the
@@ -170,30 +172,37 @@ def _check_match(path, header: dict, kind: str, like, config, tasks) -> None:
         )
     if kind == "arc":
         saved_bank = (header["task_source"], header["num_tasks"], header["task_ids_sha256"])
-        if saved_bank != (tasks.source, len(tasks), _task_digest(tasks)):
-            same_size = len(tasks) == header["num_tasks"]
+        source, num_tasks, digest = _task_identity(tasks)
+        if saved_bank != (source, num_tasks, digest):
+            same_size = num_tasks == header["num_tasks"]
             raise ValueError(
                 f"{where} refers to tasks of {header['task_source']!r} "
-                f"({header['num_tasks']} tasks), but tasks= is {tasks.source!r} "
-                f"({len(tasks)} tasks{', other task ids' if same_size else ''})"
+                f"({header['num_tasks']} tasks), but tasks= is {source!r} "
+                f"({num_tasks} tasks{', other task ids' if same_size else ''})"
             )
 
 
-def _attach_tasks(state: arc.ArcState, config: arc.ArcConfig, tasks: arc.TaskBank):
-    """Copies the episode's grids back from the bank, as ``reset`` did."""
-    pairs = tasks.pairs("train" if config.mode == "train" else "test")
+def _attach_tasks(state: arc.ArcState, config: arc.ArcConfig, tasks):
+    """Copies the episode's grids back from the bank (or regenerates them from the task
+    seeds), as ``reset`` did."""
+    part = "train" if config.mode == "train" else "test"
+    fields = ("inputs", "input_shapes", "outputs", "output_shapes")
+    if isinstance(tasks, Generator):
+        seeds, pairs = state.task_index.reshape(-1), state.pair_index.reshape(-1)
 
-    def gather(field):
-        return getattr(pairs, field)[state.task_index, state.pair_index]
+        def regenerate(seed, pair):
+            generated = tasks.task(seed).pairs(part)
+            return [getattr(generated, f)[0, pair] for f in fields]
 
-    return eqx.tree_at(
-        lambda s: [getattr(s, f) for f in TASK_FIELDS],
-        state,
-        [gather(f) for f in ("inputs", "input_shapes", "outputs", "output_shapes")],
-    )
+        flat = jax.jit(jax.vmap(regenerate))(seeds, pairs)
+        values = [x.reshape(state.task_index.shape + x.shape[1:]) for x in flat]
+    else:
+        bank_pairs = tasks.pairs(part)
+        values = [getattr(bank_pairs, f)[state.task_index, state.pair_index] for f in fields]
+    return eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
 
 
-def load_state(path, like, config, tasks: arc.TaskBank | None = None):
+def load_state(path, like, config, tasks: arc.TaskBank | Generator | None = None):
     """The state saved in ``path``, bit-identical to the one saved.
 
     ``like`` is a state of the same config and batch shape (e.g. from ``reset`` or

@@ -42,6 +42,7 @@ from typing import NamedTuple
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
 
 from gridax import prng
@@ -211,12 +212,20 @@ class Generator(eqx.Module):
             source=self.source,
         )
 
-    def bank(self, seeds: Int[Array, " N"]) -> TaskBank:
-        """The tasks of ``seeds`` as one bank (task ``i`` is ``task(seeds[i])``); ids are
-        the seeds, so a fixed evaluation set can be saved, rendered and listed."""
-        seeds = jnp.asarray(seeds, jnp.int32)
-        tasks = jax.vmap(lambda s: jax.tree.map(lambda x: x[0], self.task(s)))(seeds)
-        return dataclasses.replace(tasks, task_ids=tuple(str(int(s)) for s in seeds))
+    def bank(self, seeds) -> TaskBank:
+        """The tasks of ``seeds`` (concrete ints) as one bank, generated in one jitted
+        call; task ``i`` is ``task(seeds[i])`` and its id is the seed, so a fixed set of
+        generated tasks can be saved, rendered and listed like a loaded bank."""
+        seeds = np.asarray(seeds)
+        if seeds.ndim != 1 or not np.issubdtype(seeds.dtype, np.integer):
+            raise TypeError(f"seeds must be a 1-D array of integers, got {seeds!r:.60}")
+        tasks = _stacked_tasks(self, jnp.asarray(seeds, jnp.int32))
+        return dataclasses.replace(tasks, task_ids=tuple(str(s) for s in seeds.tolist()))
+
+
+@eqx.filter_jit
+def _stacked_tasks(generator: Generator, seeds: Int32[Array, " N"]) -> TaskBank:
+    return jax.vmap(lambda seed: jax.tree.map(lambda x: x[0], generator.task(seed)))(seeds)
 
 
 # --- drawing ----------------------------------------------------------------------------
