@@ -12,7 +12,6 @@ import gridax
 from gridax import spaces
 from gridax.testing import CHECKS, ConformanceError, check_env
 
-
 # Generated-task ids share one env; the mixture draws from every family.
 CHECKED_IDS = [
     i for i in gridax.registered_ids() if i != "ArcFolder-v0" and not i.startswith("ArcGen-")
