@@ -121,43 +121,39 @@ def _object_steps(state: ArcState, parameters: generators.TaskParameters) -> dic
     # One move per cell of distance, each selecting the object where the last left it.
     move = generators.MOVES[parameters.direction]
     moves = []
-    for k in range(3):
+    for k in range(generators.MAX_DISTANCE):
         shifted = jnp.roll(grid != 0, (k * move[0], k * move[1]), axis=(0, 1))
         operation = jnp.where(
             k < parameters.distance, ops.MOVE_UP + parameters.direction, ops.SUBMIT
         )
         moves.append((operation, jnp.where(k < parameters.distance, shifted, True)))
-    whole = live
     return {
         "copy": [],
         "recolour": [recolour],
         "fill_background": [fill],
-        "flip_horizontal": [(ops.FLIP_HORIZONTAL, whole)],
-        "flip_vertical": [(ops.FLIP_VERTICAL, whole)],
-        "rotate": [(ops.ROTATE_CW, whole)],
+        "flip_horizontal": [(ops.FLIP_HORIZONTAL, live)],
+        "flip_vertical": [(ops.FLIP_VERTICAL, live)],
+        "rotate": [(ops.ROTATE_CW, live)],
         "flip_object": [(ops.FLIP_HORIZONTAL, box)],
         "translate": moves,
         "draw_box": [(ops.FILL + parameters.new_colour, generators.box_ring(grid))],
-        "flip_recolour": [recolour, (ops.FLIP_HORIZONTAL, whole)],
+        "flip_recolour": [recolour, (ops.FLIP_HORIZONTAL, live)],
         "translate_recolour": [recolour] + moves,
-        "rotate_fill": [fill, (ops.ROTATE_CW, whole)],
+        "rotate_fill": [fill, (ops.ROTATE_CW, live)],
     }
 
 
 def _natural_one(state: ArcState, generator: generators.Generator, prefix) -> Demonstration:
     parameters = generator.parameters(state.task_index)
-    options = []
-    for family, steps in _object_steps(state, parameters).items():
-        demonstration = _padded(steps, prefix)
-        if family in ("translate", "translate_recolour"):  # moves past the distance submit
-            short = 3 - parameters.distance
-            demonstration = eqx.tree_at(
-                lambda d: d.length, demonstration, demonstration.length - short
-            )
-        options.append((family, demonstration))
-    options.append(("scale", _paint_one(state)))
-    order = {family: d for family, d in options}
-    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *(order[f] for f in generators.FAMILIES))
+    steps = _object_steps(state, parameters)
+    by_family = {family: _padded(family_steps, prefix) for family, family_steps in steps.items()}
+    unused_moves = generators.MAX_DISTANCE - parameters.distance  # submits: the episode ends
+    for family in ("translate", "translate_recolour"):
+        by_family[family] = eqx.tree_at(
+            lambda d: d.length, by_family[family], by_family[family].length - unused_moves
+        )
+    by_family["scale"] = _paint_one(state)
+    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *(by_family[f] for f in generators.FAMILIES))
     return jax.tree.map(lambda x: x[parameters.family], stacked)
 
 

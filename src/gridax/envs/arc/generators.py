@@ -70,6 +70,7 @@ MIXTURE = "mixture"
 ONE_OBJECT = ("flip_object", "translate", "draw_box", "translate_recolour")
 MOVES = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)  # up, down, left, right
 MAX_OBJECT_SIZE = 5
+MAX_DISTANCE = 3  # cells a translate task moves its object
 
 
 class TaskParameters(NamedTuple):
@@ -175,7 +176,7 @@ class Generator(eqx.Module):
             source_colour=palette[0],
             new_colour=palette[self.num_colours],
             direction=draws.integer(0, 3),
-            distance=draws.integer(1, min(3, self.min_size - 1)),
+            distance=draws.integer(1, min(MAX_DISTANCE, self.min_size - 1)),
             factor=draws.integer(2, 3),
             pairs_key=pairs_key,
         )
