@@ -162,12 +162,15 @@ def test_a_batch_of_4096_generates_inside_one_jitted_reset():
     assert np.asarray(states.target_shape).max() <= 30
 
 
-def test_checkpoints_of_generated_episodes_keep_the_seed_not_the_grids(tmp_path):
+def test_checkpoints_and_pictures_of_generated_episodes(tmp_path):
+    """A checkpoint keeps the seed, not the grids; a render shows the regenerated task."""
     env = gridax.make("ArcGen-FlipRecolour-v0", max_size=9)
     states, _ = env.batch_reset(jax.random.split(jax.random.key(2), 6))
     path = save_state(tmp_path / "gen.ckpt", states, env.config, tasks=env.default_params)
     loaded = load_state(path, states, env.config, tasks=env.default_params)
     assert jax.tree.all(jax.tree.map(lambda a, b: bool((a == b).all()), loaded, states))
+    image = env.render(loaded, path=tmp_path / "gen.png", show_target=True)
+    assert image.dtype == np.uint8 and (tmp_path / "gen.png").stat().st_size > 0
     other = gridax.make("ArcGen-FlipRecolour-v0", max_size=10).default_params
     with pytest.raises(ValueError, match=r"refers to tasks of 'generator:flip_recolour\(sizes 3-9"):
         load_state(path, states, env.config, tasks=other)
