@@ -48,7 +48,6 @@ from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
 from gridax import prng
 from gridax.envs.arc.tasks import TaskBank
 from gridax.grid import GRID_SIZE, canvas_coordinates, live_mask
-from gridax.prng import split_uniform
 
 FAMILIES = (
     "copy",
@@ -163,7 +162,7 @@ class Generator(eqx.Module):
 
     def parameters(self, seed: Int[Array, ""]) -> TaskParameters:
         """The parameters that the pairs of task ``seed`` share."""
-        (_, pairs_key), uniforms = split_uniform(seed_key(seed), 2, 13)
+        (_, pairs_key), uniforms = prng.split_uniform(seed_key(seed), 2, 13)
         draws = _Draws(uniforms)
         if self.family == MIXTURE:
             family = draws.integer(0, len(FAMILIES) - 1)
@@ -423,7 +422,7 @@ def _make_pair(family: str):
 
     def pair(key, parameters: TaskParameters, generator: Generator) -> Pair:
         count = 1 if one_object else generator.num_objects
-        _, uniforms = split_uniform(key, 0, 2 + count * UNIFORMS_PER_OBJECT)
+        _, uniforms = prng.split_uniform(key, 0, 2 + count * UNIFORMS_PER_OBJECT)
         draws = _Draws(uniforms)
         high = min(generator.max_size, largest)
         low = min(generator.min_size, high)
