@@ -27,6 +27,14 @@ def np_flip_object(grid, p):
     return out
 
 
+def np_rotate_object(grid, p):
+    top, bottom, left, right = bounds(grid)
+    assert bottom - top == right - left  # a square object
+    out = grid.copy()
+    out[top : bottom + 1, left : right + 1] = np.rot90(grid[top : bottom + 1, left : right + 1], -1)
+    return out
+
+
 def np_translate(grid, p):
     step = {0: (-1, 0), 1: (1, 0), 2: (0, -1), 3: (0, 1)}[p["direction"]]
     out = np.zeros_like(grid)
@@ -62,6 +70,7 @@ NUMPY_RULES = {
     "flip_vertical": lambda g, p: g[::-1],
     "rotate": lambda g, p: np.rot90(g, -1),
     "flip_object": np_flip_object,
+    "rotate_object": np_rotate_object,
     "translate": np_translate,
     "draw_box": np_draw_box,
     "scale": lambda g, p: np.kron(g, np.ones((p["factor"], p["factor"]), g.dtype)),
@@ -69,7 +78,7 @@ NUMPY_RULES = {
     "translate_recolour": lambda g, p: np_recolour(np_translate(g, p), p),
     "rotate_fill": lambda g, p: np_fill(np.rot90(g, -1), p),
 }
-ONE_OBJECT = {"flip_object", "translate", "draw_box", "translate_recolour"}
+ONE_OBJECT = {"flip_object", "rotate_object", "translate", "draw_box", "translate_recolour"}
 
 
 def live(grids, shapes, task, part, pair):
@@ -178,7 +187,7 @@ def test_checkpoints_and_pictures_of_generated_episodes(tmp_path):
 
 def test_registry_ids_and_knob_errors():
     ids = [i for i in gridax.registered_ids() if i.startswith("ArcGen-")]
-    assert "ArcGen-Recolour-v0" in ids and "ArcGen-Mixture-v0" in ids and len(ids) == 14
+    assert "ArcGen-Recolour-v0" in ids and "ArcGen-Mixture-v0" in ids and len(ids) == 15
     env = gridax.make("ArcGen-Translate-v0", num_pairs=2, selection_format="mask")
     assert env.default_params == Generator("translate", num_pairs=2)
     assert env.config.selection_format == "mask"

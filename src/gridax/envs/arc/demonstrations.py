@@ -135,6 +135,7 @@ def _object_steps(state: ArcState, parameters: generators.TaskParameters) -> dic
         "flip_vertical": [(ops.FLIP_VERTICAL, live)],
         "rotate": [(ops.ROTATE_CW, live)],
         "flip_object": [(ops.FLIP_HORIZONTAL, box)],
+        "rotate_object": [(ops.ROTATE_CW, box)],
         "translate": moves,
         "draw_box": [(ops.FILL + parameters.new_colour, generators.box_ring(grid))],
         "flip_recolour": [recolour, (ops.FLIP_HORIZONTAL, live)],

@@ -22,6 +22,7 @@ flip_horizontal     ``x`` mirrored left-right
 flip_vertical       ``x`` mirrored top-bottom
 rotate              ``x`` (square) turned 90 degrees clockwise
 flip_object         ``x`` with its one object mirrored left-right inside its bounding box
+rotate_object       ``x`` with its one object (square bounding box) turned clockwise in it
 translate           ``x`` with its one object moved ``distance`` cells towards ``direction``
 draw_box            ``x`` with a ``c`` outline one cell around its one object's bounding box
 scale               ``x`` with every cell scaled up to ``factor x factor`` (2 or 3)
@@ -57,6 +58,7 @@ FAMILIES = (
     "flip_vertical",
     "rotate",
     "flip_object",
+    "rotate_object",
     "translate",
     "draw_box",
     "scale",
@@ -66,7 +68,7 @@ FAMILIES = (
 )
 MIXTURE = "mixture"
 # Families whose input holds exactly one object (the rule is about that object).
-ONE_OBJECT = ("flip_object", "translate", "draw_box", "translate_recolour")
+ONE_OBJECT = ("flip_object", "rotate_object", "translate", "draw_box", "translate_recolour")
 MOVES = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)  # up, down, left, right
 MAX_OBJECT_SIZE = 5
 MAX_DISTANCE = 3  # cells a translate task moves its object
@@ -255,21 +257,29 @@ SPRITE_CELLS = MAX_OBJECT_SIZE * MAX_OBJECT_SIZE
 UNIFORMS_PER_OBJECT = 7 + SPRITE_CELLS
 
 
-def _object(draws: _Draws, height, width, margin, room) -> Bool[Array, "30 30"]:
+def _object(draws: _Draws, height, width, margin, room, square=False) -> Bool[Array, "30 30"]:
     """A random sprite (a non-empty random subset of a rectangle of up to 5x5 cells)
     placed ``margin`` cells from the grid's edges, leaving ``room = (up, down, left,
-    right)`` free cells beyond it on each side for a later move."""
+    right)`` free cells beyond it on each side for a later move. A ``square`` sprite
+    fills two opposite corners of its square, so that it is its bounding box."""
     up, down, left, right = room
     rows_free = height - 2 * margin - up - down
     cols_free = width - 2 * margin - left - right
-    object_height = draws.integer(1, jnp.minimum(MAX_OBJECT_SIZE, rows_free))
+    largest = jnp.minimum(MAX_OBJECT_SIZE, rows_free)
+    if square:
+        largest = jnp.minimum(largest, cols_free)
+    object_height = draws.integer(1, largest)
     object_width = draws.integer(1, jnp.minimum(MAX_OBJECT_SIZE, cols_free))
+    if square:
+        object_width = object_height
     top = margin + up + draws.integer(0, rows_free - object_height)
     left_edge = margin + left + draws.integer(0, cols_free - object_width)
     anchor = (draws.integer(0, object_height - 1), draws.integer(0, object_width - 1))
     bits = draws.take(SPRITE_CELLS).reshape(MAX_OBJECT_SIZE, MAX_OBJECT_SIZE) < 0.7
     # One cell of the rectangle always belongs to the sprite, so it is never empty.
     bits = bits.at[anchor].set(True)
+    if square:
+        bits = bits.at[0, 0].set(True).at[object_height - 1, object_height - 1].set(True)
     rows, cols = canvas_coordinates()
     inside = (
         (rows >= top)
@@ -291,12 +301,13 @@ def _scene(
     width,
     margin=0,
     room=(0, 0, 0, 0),
+    square=False,
 ) -> Int8[Array, "30 30"]:
     """``count`` objects of the task's palette on a 0 grid; the first object, painted
     last so that no other covers it, has colour ``a``."""
     grid = jnp.zeros((GRID_SIZE, GRID_SIZE), jnp.int8)
     for index in reversed(range(count)):
-        mask = _object(draws, height, width, margin, room)
+        mask = _object(draws, height, width, margin, room, square)
         pick = draws.integer(0, num_colours - 1)
         colour = parameters.source_colour if index == 0 else parameters.palette[pick]
         grid = jnp.where(mask, colour.astype(jnp.int8), grid)
@@ -359,6 +370,16 @@ def flip_object(grid, shape, parameters=None):
     return jnp.where(inside, _gather(grid, rows, left + right - cols, inside), grid), shape
 
 
+def rotate_object(grid, shape, parameters=None):
+    """The bounding box of the nonzero cells (square) turned clockwise in place."""
+    top, left, bottom, _ = object_bounds(grid)
+    size = bottom - top + 1
+    rows, cols = canvas_coordinates()
+    inside = (rows >= top) & (rows < top + size) & (cols >= left) & (cols < left + size)
+    source_rows, source_cols = top + size - 1 - (cols - left), left + (rows - top)
+    return jnp.where(inside, _gather(grid, source_rows, source_cols, inside), grid), shape
+
+
 def translate(grid, shape, parameters: TaskParameters):
     move = MOVES[parameters.direction] * parameters.distance
     rows, cols = canvas_coordinates()
@@ -405,6 +426,7 @@ RULES = {
     "flip_vertical": flip_vertical,
     "rotate": rotate,
     "flip_object": flip_object,
+    "rotate_object": rotate_object,
     "translate": translate,
     "draw_box": draw_box,
     "scale": scale,
@@ -439,6 +461,8 @@ def _make_pair(family: str):
             )
         if family == "draw_box":
             options["margin"] = 1
+        if family == "rotate_object":
+            options["square"] = True
         grid = _scene(draws, parameters, count, generator.num_colours, height, width, **options)
         if family in ("fill_background", "rotate_fill"):
             grid = grid.at[height - 1, width - 1].set(0)  # at least one background cell
