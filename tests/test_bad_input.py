@@ -160,7 +160,8 @@ CASES = {
     "forage params as an ARC task bank": (
         lambda tmp: arc_env().reset(KEY, forage_start()[0].default_params),
         TypeError,
-        r"tasks must be a TaskBank \(from gridax.envs.arc.load_tasks\), got ForageParams",
+        r"tasks must be a TaskBank \(from gridax.envs.arc.load_tasks\) or a Generator "
+        r"\(gridax.envs.arc.generators\), got ForageParams",
     ),
     "an ARC task bank as forage params": (
         lambda tmp: forage_start()[0].reset(KEY, arc_env().default_params),

@@ -119,7 +119,7 @@ def _object_steps(state: ArcState, parameters: generators.TaskParameters) -> dic
     rows, cols = canvas_coordinates()
     box = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
     # One move per cell of distance, each selecting the object where the last left it.
-    move = generators.MOVES[parameters.direction]
+    move = jnp.asarray(generators.MOVES)[parameters.direction]
     moves = []
     for k in range(generators.MAX_DISTANCE):
         shifted = jnp.roll(grid != 0, (k * move[0], k * move[1]), axis=(0, 1))

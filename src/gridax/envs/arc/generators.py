@@ -69,7 +69,8 @@ FAMILIES = (
 MIXTURE = "mixture"
 # Families whose input holds exactly one object (the rule is about that object).
 ONE_OBJECT = ("flip_object", "rotate_object", "translate", "draw_box", "translate_recolour")
-MOVES = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)  # up, down, left, right
+# Up, down, left, right. NumPy, not jnp: importing gridax must not start a JAX backend.
+MOVES = np.array([[-1, 0], [1, 0], [0, -1], [0, 1]], np.int32)
 MAX_OBJECT_SIZE = 5
 MAX_DISTANCE = 3  # cells a translate task moves its object
 
@@ -381,7 +382,7 @@ def rotate_object(grid, shape, parameters=None):
 
 
 def translate(grid, shape, parameters: TaskParameters):
-    move = MOVES[parameters.direction] * parameters.distance
+    move = jnp.asarray(MOVES)[parameters.direction] * parameters.distance
     rows, cols = canvas_coordinates()
     source_rows, source_cols = rows - move[0], cols - move[1]
     inside = (source_rows >= 0) & (source_rows < GRID_SIZE) & (source_cols >= 0)
@@ -452,7 +453,7 @@ def _make_pair(family: str):
         width = height if square else draws.integer(low, high)
         options = {}
         if family in ("translate", "translate_recolour"):
-            move = MOVES[parameters.direction] * parameters.distance
+            move = jnp.asarray(MOVES)[parameters.direction] * parameters.distance
             options["room"] = (
                 jnp.maximum(-move[0], 0),
                 jnp.maximum(move[0], 0),
