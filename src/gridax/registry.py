@@ -145,8 +145,8 @@ class ArcEnv(Env):
         if isinstance(tasks, generators.Generator):  # task_index is a task seed
             num_tasks, num_pairs = 2**31, tasks.num_pairs if train else 1
         else:
-            num_tasks, num_pairs = len(tasks), tasks.pairs("train" if train else "test").count
-            num_pairs = int(num_pairs.max())
+            num_tasks = len(tasks)
+            num_pairs = int(tasks.pairs("train" if train else "test").count.max())
         height, width = GRID_SHAPE
 
         def grid():
@@ -239,7 +239,7 @@ class ForageEnv(Env):
         return forage.observe(state, self.config)
 
     def invariant_violations(self, states):
-        return forage.invariant_violations(states, self.config)
+        return forage.invariant_violations(states)
 
     def render(self, state, **options):
         from gridax.envs.forage import render

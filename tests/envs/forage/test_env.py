@@ -306,7 +306,7 @@ def test_any_action_ids_keep_the_invariants(actions):
     for action in actions:
         before = np.asarray(state.position)
         state, _, reward, _, _ = forage.step(state, jnp.int32(action), config)
-        assert set(np.asarray(list(forage.invariant_violations(state, config).values()))) == {0}
+        assert set(np.asarray(list(forage.invariant_violations(state).values()))) == {0}
         step = np.abs(np.asarray(state.position) - before)
         step = np.minimum(step, np.array([config.height, config.width]) - step)  # wrapping
         assert step.sum() <= 1 and np.isfinite(float(reward))

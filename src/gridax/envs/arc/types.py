@@ -80,7 +80,7 @@ def invariant_violations(states: ArcState, config) -> dict[str, Int32[Array, ""]
     """For each invariant of the ARC state, how many envs of ``states`` break it.
 
     Jittable and batch-agnostic (one state or any batch shape), so a long run can check
-    a whole batch every few hundred steps at the cost of one extra step.
+    a whole batch every few hundred steps (``benchmarks/soak.py``).
     """
     live_rect = (
         live_mask(s) for s in (states.working_shape, states.input_shape, states.target_shape)

@@ -71,7 +71,7 @@ class ForageState(eqx.Module):
         return jnp.where(self.ready_at <= self.time[..., None, None], self.object, 0)
 
 
-def invariant_violations(states: ForageState, config: ForageConfig) -> dict[str, Int32[Array, ""]]:
+def invariant_violations(states: ForageState) -> dict[str, Int32[Array, ""]]:
     """For each invariant of the forage state, how many envs of ``states`` break it
     (jittable, for one state or any batch shape)."""
     height, width = states.object.shape[-2:]
