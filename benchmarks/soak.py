@@ -148,6 +148,9 @@ class SoakResult:
     def violations(self) -> int:
         return sum(self.invariant_violations.values()) + self.non_finite_rewards + self.type_changes
 
+    def passed(self, memory_slack: float) -> bool:
+        return self.violations == 0 and self.memory_growth_mib <= memory_slack
+
     @property
     def memory_growth_mib(self) -> float:
         """Growth over the second half of the run: a leak grows steadily, while
@@ -208,7 +211,7 @@ def soak(name: str, num_envs: int, env_steps: int, check_every: int, seed: int) 
 
 
 def report(result: SoakResult, memory_slack: float) -> bool:
-    ok = result.violations == 0 and result.memory_growth_mib <= memory_slack
+    ok = result.passed(memory_slack)
     print(
         f"{'ok  ' if ok else 'FAIL'} {result.name:32s} {result.env_steps:>11,} steps  "
         f"{result.episodes_ended:>9,} episodes  violations {result.violations}  memory "
@@ -260,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         failed = not report(results[0], args.memory_slack)
     else:  # each child prints its own line
         results = [soak_in_subprocess(name, args) for name in names]
-        failed = any(r.violations or r.memory_growth_mib > args.memory_slack for r in results)
+        failed = not all(r.passed(args.memory_slack) for r in results)
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
     return 1 if failed else 0

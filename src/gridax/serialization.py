@@ -23,6 +23,8 @@ from pathlib import Path
 
 import equinox as eqx
 import jax
+import jax.numpy as jnp
+import numpy as np
 
 from gridax.envs import arc, forage
 from gridax.envs.arc.generators import Generator
@@ -183,22 +185,15 @@ def _check_match(path, header: dict, kind: str, like, config, tasks) -> None:
 
 
 def _attach_tasks(state: arc.ArcState, config: arc.ArcConfig, tasks):
-    """Copies the episode's grids back from the bank (or regenerates them from the task
-    seeds), as ``reset`` did."""
-    part = "train" if config.mode == "train" else "test"
-    fields = ("inputs", "input_shapes", "outputs", "output_shapes")
+    """Copies the episode's grids back from the bank (or from the tasks regenerated from
+    the states' seeds), as ``reset`` did."""
+    task_index = state.task_index
     if isinstance(tasks, Generator):
-        seeds, pairs = state.task_index.reshape(-1), state.pair_index.reshape(-1)
-
-        def regenerate(seed, pair):
-            generated = tasks.task(seed).pairs(part)
-            return [getattr(generated, f)[0, pair] for f in fields]
-
-        flat = jax.jit(jax.vmap(regenerate))(seeds, pairs)
-        values = [x.reshape(state.task_index.shape + x.shape[1:]) for x in flat]
-    else:
-        bank_pairs = tasks.pairs(part)
-        values = [getattr(bank_pairs, f)[state.task_index, state.pair_index] for f in fields]
+        tasks = tasks.bank(np.asarray(task_index).reshape(-1))
+        task_index = jnp.arange(len(tasks), dtype=jnp.int32).reshape(task_index.shape)
+    pairs = tasks.pairs("train" if config.mode == "train" else "test")
+    fields = ("inputs", "input_shapes", "outputs", "output_shapes")
+    values = [getattr(pairs, f)[task_index, state.pair_index] for f in fields]
     return eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
 
 

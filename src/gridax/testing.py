@@ -66,7 +66,7 @@ class ConformanceError(AssertionError):
 
 @dataclasses.dataclass(frozen=True)
 class ConformanceReport:
-    """What :func:`check_env` ran; every check in ``checks`` passed."""
+    """What :func:`check_env` ran; every check in :data:`CHECKS` passed."""
 
     env: str
     num_envs: int
@@ -74,7 +74,6 @@ class ConformanceReport:
     episodes_ended: int  # single-env episodes ended plus batched envs that reached done
     reward_min: float
     reward_max: float
-    checks: tuple[str, ...] = CHECKS
 
     def __str__(self) -> str:
         lines = [
@@ -82,7 +81,7 @@ class ConformanceReport:
             f"{self.num_envs}, {self.episodes_ended} episodes ended, rewards in "
             f"[{self.reward_min:.4g}, {self.reward_max:.4g}])"
         ]
-        return "\n".join(lines + [f"  ok  {check}" for check in self.checks])
+        return "\n".join(lines + [f"  ok  {check}" for check in CHECKS])
 
 
 def _leaf_types(tree) -> list[tuple]:
@@ -177,20 +176,18 @@ class _Checker:
         if self.state_types is None:
             self.state_types = types
             return
-        for before, after in zip(self.state_types, types, strict=False):
+        check = "state leaf shapes, dtypes and weak types fixed across steps"
+        if len(types) != len(self.state_types):
+            detail = f"the state had {len(self.state_types)} leaves after reset, now {len(types)}"
+            self.fail(check, where, detail)
+        for before, after in zip(self.state_types, types, strict=True):
             if before != after:
                 self.fail(
-                    "state leaf shapes, dtypes and weak types fixed across steps",
+                    check,
                     where,
                     f"state{after[0]} was (shape {before[1]}, {before[2]}, weak={before[3]}) "
                     f"after reset, now (shape {after[1]}, {after[2]}, weak={after[3]})",
                 )
-        if len(types) != len(self.state_types):
-            self.fail(
-                "state leaf shapes, dtypes and weak types fixed across steps",
-                where,
-                f"the state had {len(self.state_types)} leaves after reset, now {len(types)}",
-            )
 
     def check_equal(self, check: str, where: str, expected, actual) -> None:
         expected_leaves = jax.tree_util.tree_leaves_with_path(expected)
