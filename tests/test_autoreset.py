@@ -69,7 +69,7 @@ def test_pool_hands_out_pooled_states_with_fresh_keys_and_refreshes():
         state, _, _, done, _ = wrapper.step(state, jnp.zeros(NUM_ENVS, jnp.int32))
         if t == 1:  # every env ended: each took a pooled world, under its own key
             assert bool(done.all())
-            assert eqx.tree_equal(state.env_state.object, pool_states.object)
+            assert eqx.tree_equal(state.env_state.cells.object, pool_states.cells.object)
             keys = {tuple(map(int, k)) for k in state.env_state.key}
             assert len(keys) == NUM_ENVS
             assert not keys & {tuple(map(int, k)) for k in pool_states.key}

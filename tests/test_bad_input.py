@@ -144,7 +144,7 @@ CASES = {
             lambda: forage_start("ForagaxBig-v5"), lambda: gridax.make("ForagaxTwoBiome-v1")
         ),
         ValueError,
-        r"the state does not fit this ForageConfig: state.object has shape \(\d+, \d+\)",
+        r"the state does not fit this ForageConfig: state.cells.object has shape \(\d+, \d+\)",
     ),
     "a forage state given to an ARC env": (
         lambda tmp: arc_env().step(forage_start()[1], PointAction(0, 0, 0)),

@@ -2,12 +2,14 @@
 
 import io
 import json
+from pathlib import Path
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 import pytest
 
+import gridax
 from gridax import bench, serialization
 from gridax.envs import arc, forage
 from gridax.serialization import load_state, save_state
@@ -141,7 +143,9 @@ def test_damaged_files_are_named(saved, arc_agi_1, tmp_path):
         load(path)
     path.write_bytes(good)
     rewrite_header(path, lambda h: h.update(format_version=99))
-    with pytest.raises(ValueError, match="format version 99; this gridax reads version 1"):
+    with pytest.raises(
+        ValueError, match="format version 99; this gridax reads arc states of version 1 or 2"
+    ):
         load(path)
 
 
@@ -207,3 +211,22 @@ def test_killing_a_save_midway_leaves_the_previous_checkpoint_intact(saved, arc_
     # The partial temporary file is inert: the next save and load work beside it.
     save_state(path, states, config, tasks=arc_agi_1)
     load_state(path, states, config, tasks=arc_agi_1)
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_format_1_arc_checkpoints_still_load(arc_agi_1):
+    """Written by gridax before the state layout moved (format 1): an ARC state's layout
+    did not change, so it loads bit for bit as it was saved."""
+    env = gridax.make("ArcAgi1-v0", selection_format="bbox", max_episode_steps=8)
+    like, _ = env.batch_reset(jax.random.split(jax.random.key(0), 2))
+    state = load_state(FIXTURES / "arc-format-1.ckpt", like, env.config, tasks=arc_agi_1)
+    assert int(state.step_count.sum()) == 2 and state.input_grid.shape == (2, 30, 30)
+
+
+def test_format_1_forage_checkpoints_are_refused_by_name():
+    env = gridax.make("ForagaxTwoBiome-v1")
+    like, _ = env.batch_reset(jax.random.split(jax.random.key(0), 2))
+    with pytest.raises(ValueError, match=r"format version 1; .* forage states of version 2 \("):
+        load_state(FIXTURES / "forage-format-1.ckpt", like, env.config)

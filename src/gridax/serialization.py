@@ -29,7 +29,10 @@ import numpy as np
 from gridax.envs import arc, forage
 from gridax.envs.arc.generators import Generator
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Format 1 (gridax before the forage state was grouped) differs only for forage states,
+# whose params then held one more leaf; ARC states of format 1 read as they are.
+READABLE = {"arc": (1, 2), "forage": (2,)}
 MAGIC = b"GRIDAX-STATE\n"
 TASK_FIELDS = ("input_grid", "input_shape", "target_grid", "target_shape")
 
@@ -140,10 +143,13 @@ def read_header(path) -> tuple[dict, bytes]:
     except ValueError:
         raise ValueError(f"checkpoint {str(path)!r} has a damaged header") from None
     version = header.get("format_version")
-    if version != FORMAT_VERSION:
+    readable = READABLE.get(header.get("env"), (FORMAT_VERSION,))
+    if version not in readable:
         raise ValueError(
             f"checkpoint {str(path)!r} has format version {version}; this gridax reads "
-            f"version {FORMAT_VERSION}"
+            f"{header.get('env')} states of version {' or '.join(map(str, readable))}"
+            + (" (forage states of version 1 held ForageParams.time_varying, since removed)"
+               if version == 1 else "")
         )
     payload = data[start + size :]
     if len(payload) != header["payload_bytes"]:

@@ -42,7 +42,9 @@ def world(text: str, legend: dict[str, ObjectType] | None = None, **overrides):
                 ids[y, x] = letters.index(mark) + 1
     state, _ = forage.reset(jax.random.key(0), config)
     state = eqx.tree_at(
-        lambda s: (s.object, s.position), state, (jnp.asarray(ids), jnp.asarray(agent, jnp.int32))
+        lambda s: (s.cells.object, s.position),
+        state,
+        (jnp.asarray(ids), jnp.asarray(agent, jnp.int32)),
     )
     return config, state
 
@@ -63,3 +65,13 @@ def show(state: forage.ForageState, config: forage.ForageConfig) -> str:
                 cells.append(marks[value] if value < len(marks) else str(value))
         lines.append(" ".join(cells))
     return "\n".join(lines)
+
+
+def rollout(config, keys, actions):
+    """``(states, rewards)`` after ``batch_step`` over ``actions[t]`` from ``batch_reset``."""
+    states, _ = forage.batch_reset(keys, config)
+    rewards = []
+    for action in actions:
+        states, _, reward, _, _ = forage.batch_step(states, action, config)
+        rewards.append(reward)
+    return states, jnp.stack(rewards)

@@ -60,7 +60,9 @@ def test_walls_block_and_a_blocked_agent_collects_what_lies_under_it():
     config, state = world(". A # .")
     state, rewards, _ = run(config, state, [RIGHT])
     assert tuple(np.asarray(state.position)) == (0, 1) and rewards == [0.0]
-    state = eqx.tree_at(lambda s: s.object, state, state.object.at[0, 1].set(2))  # poison
+    state = eqx.tree_at(
+        lambda s: s.cells.object, state, state.cells.object.at[0, 1].set(2)
+    )  # poison
     state, rewards, collected = run(config, state, [RIGHT])
     assert rewards == [-2.0] and collected == [2]
 
@@ -112,7 +114,7 @@ def test_random_respawn_moves_the_object_within_its_biome():
     config, state = world(". . . . .\n. A R . .\n. . . . .", legend={"R": roaming})
     state, rewards, _ = run(config, state, [RIGHT])
     assert rewards == [1.0]
-    assert int(np.sum(np.asarray(state.object) == 3)) == 1  # ids: F, P, R
+    assert int(np.sum(np.asarray(state.cells.object) == 3)) == 1  # ids: F, P, R
 
 
 def test_biome_regenerates_after_its_consumption_threshold():
@@ -134,15 +136,15 @@ def test_biome_regenerates_after_its_consumption_threshold():
     for _ in range(400):
         before = state
         state, _, _, _, info = forage.step(state, int(rng.integers(4)), config)
-        if int(state.biome_generation[0]) == 1:
+        if int(state.biomes.generation[0]) == 1:
             break
-    assert int(before.consumed[0]) == 1 and int(info["collected"]) == 1
-    assert int(state.consumed[0]) == 0 and int(state.spawned[0]) == 18
+    assert int(before.biomes.consumed[0]) == 1 and int(info["collected"]) == 1
+    assert int(state.biomes.consumed[0]) == 0 and int(state.biomes.spawned[0]) == 18
     # spawn_empty 1: every object on the map is new, visible now, of generation 1
-    objects = np.asarray(state.object) > 0
-    assert objects.sum() == 18 and (np.asarray(state.generation)[objects] == 1).all()
+    objects = np.asarray(state.cells.object) > 0
+    assert objects.sum() == 18 and (np.asarray(state.cells.generation)[objects] == 1).all()
     assert int(np.sum(np.asarray(state.visible()) > 0)) == 18
-    assert not np.allclose(state.curves[0, 1], state.curves[0, 0])
+    assert not np.allclose(state.biomes.curves[0, 1], state.biomes.curves[0, 0])
 
 
 def test_expiry_removes_one_overdue_object_per_step_highest_index_first():

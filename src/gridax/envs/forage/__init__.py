@@ -1,22 +1,21 @@
 """A foraging gridworld family for continual RL, with Foragax's ids (see docs/forage.md)."""
 
 from gridax.envs.forage.config import ForageConfig, ForageParams, Series, synthetic_temperatures
+from gridax.envs.forage.diagnostics import diagnostics
 from gridax.envs.forage.env import (
     DOWN,
     LEFT,
     NUM_ACTIONS,
     RIGHT,
     UP,
-    ForageState,
     batch_reset,
     batch_step,
-    diagnostics,
-    invariant_violations,
     observe,
     reset,
     step,
 )
 from gridax.envs.forage.objects import Biome, ObjectType
+from gridax.envs.forage.types import ForageState, invariant_violations
 from gridax.envs.forage.variants import make_config, registered_ids
 
 __all__ = [

@@ -19,14 +19,10 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8
 
-from gridax.envs.forage.objects import (
-    REGENERATED,
-    SCHEDULES,
-    TIME_VARYING,
-    WHITE,
-    Biome,
-    ObjectType,
-)
+from gridax.envs.forage.objects import WHITE, Biome, ObjectType
+from gridax.envs.forage.regrowth import encode_delay
+from gridax.envs.forage.schedules import REGENERATED, SCHEDULES, TIME_VARYING, WAVES
+from gridax.validation import require_int, require_known
 
 OBSERVATIONS = ("object", "rgb", "color")
 # A regenerating biome keeps the reward curves of this many generations, so objects that
@@ -128,11 +124,10 @@ class ForageParams(eqx.Module):
     period: Float32[Array, "*b K2"]
     phase: Float32[Array, "*b K2"]
     repeat: Int32[Array, "*b K2"]
-    regen: Float32[Array, "*b K2 3"]  # (kind 0 none / 1 uniform / 2 normal, a, b)
+    regen: Float32[Array, "*b K2 3"]  # a regrowth rule (kind, a, b): regrowth.encode_delay
     expiry_regen: Float32[Array, "*b K2 3"]
     expiry_time: Int32[Array, "*b K2"]  # int32 max: never
     random_respawn: Bool[Array, "*b K2"]
-    time_varying: Bool[Array, "*b K2"]
     regenerated: Bool[Array, "*b K2"]
     biome_bounds: Int32[Array, "*b B 4"]  # x0, y0, x1, y1
     frequencies: Float32[Array, "*b B K1"]
@@ -147,13 +142,6 @@ class ForageParams(eqx.Module):
     random_shift: Int32[Array, "*b"]
     hint_every: Int32[Array, "*b"]
     hint_duration: Int32[Array, "*b"]
-
-
-def _delay_row(delay) -> tuple[float, float, float]:
-    if delay is None:
-        return (0.0, 0.0, 0.0)
-    kind, a, b = delay
-    return (1.0 if kind == "uniform" else 2.0, float(a), float(b))
 
 
 class ForageConfig(eqx.Module):
@@ -208,9 +196,7 @@ class ForageConfig(eqx.Module):
 
     def __check_init__(self):
         for field in ("width", "height"):
-            value = getattr(self, field)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4096:
-                _fail(field, "must be an integer in 1..4096", value)
+            require_int(f"ForageConfig.{field}", getattr(self, field), 1, 4096)
         if not self.objects or not all(isinstance(o, ObjectType) for o in self.objects):
             _fail("objects", "must be a non-empty tuple of ObjectType", self.objects)
         if len(self.objects) > 100:
@@ -260,10 +246,6 @@ class ForageConfig(eqx.Module):
         if self.aperture is None or isinstance(self.aperture, tuple):
             return self.aperture
         return (self.aperture, self.aperture)
-
-    @property
-    def padding(self) -> bool:
-        return not self.wrap and self.aperture is not None
 
     @property
     def generations_kept(self) -> int:
@@ -318,7 +300,8 @@ class ForageConfig(eqx.Module):
         seen: dict[tuple[int, int, int], int] = {}
         channels = [-1] + [seen.setdefault(o.colour, len(seen)) for o in self.objects]
         padding = self._all_objects()[-1]
-        channels.append(seen.setdefault(padding.colour, len(seen)) if self.padding else -1)
+        sees_padding = not self.wrap and self.aperture is not None  # as Structure.padding
+        channels.append(seen.setdefault(padding.colour, len(seen)) if sees_padding else -1)
         return channels
 
     def structure(self) -> Structure:
@@ -338,7 +321,7 @@ class ForageConfig(eqx.Module):
             num_colours=max(channels) + 1,
             generations_kept=self.generations_kept,
             fourier="fourier" in schedules,
-            waves=bool(schedules & {"sine", "square", "weather"}),
+            waves=bool(schedules & set(WAVES)),
             expiry=any(o.expiry_time is not None for o in objects),
             dynamic_biomes=self.biome_threshold is not None,
             center_reward=self.center_reward,
@@ -395,14 +378,13 @@ def _params(config: ForageConfig) -> ForageParams:
         period=column(lambda o: o.period, np.float32),
         phase=column(lambda o: o.phase, np.float32),
         repeat=column(lambda o: o.repeat, np.int32),
-        regen=column(lambda o: _delay_row(o.regen), np.float32),
+        regen=column(lambda o: encode_delay(o.regen), np.float32),
         expiry_regen=column(
-            lambda o: _delay_row(o.expiry_regen if o.expiry_regen is not None else o.regen),
+            lambda o: encode_delay(o.expiry_regen if o.expiry_regen is not None else o.regen),
             np.float32,
         ),
         expiry_time=column(lambda o: never if o.expiry_time is None else o.expiry_time, np.int32),
         random_respawn=column(lambda o: o.random_respawn, bool),
-        time_varying=jnp.asarray(time_varying),
         regenerated=column(lambda o: o.schedule in REGENERATED, bool),
         biome_bounds=jnp.asarray(
             np.array([b.bounds(config.width, config.height) for b in config.biomes], np.int32)
@@ -425,14 +407,6 @@ def _params(config: ForageConfig) -> ForageParams:
 def replace(config: ForageConfig, **overrides) -> ForageConfig:
     """``config`` with fields replaced, validated again; unknown fields are named."""
     fields = {f.name for f in dataclasses.fields(config)}
-    unknown = sorted(set(overrides) - fields)
-    if unknown:
-        import difflib
-
-        hints = [difflib.get_close_matches(u, fields, n=1) for u in unknown]
-        named = ", ".join(
-            f"{u!r}" + (f" (did you mean {h[0]!r}?)" if h else "")
-            for u, h in zip(unknown, hints, strict=True)
-        )
-        raise ValueError(f"unknown ForageConfig field {named}; fields: {', '.join(sorted(fields))}")
+    for name in sorted(overrides):
+        require_known("ForageConfig field", name, fields, f"fields: {', '.join(sorted(fields))}")
     return dataclasses.replace(config, **overrides)

@@ -4,24 +4,12 @@ These descriptions are static and hashable (they sit in :class:`ForageConfig`); 
 turns them into arrays (:class:`ForageParams`) once per variant, so that variants of the
 same shapes share one compilation.
 
-Rewards follow a *schedule* of the reward clock ``c`` (the step count plus the reset's
-random shift):
-
-==========  ===============================================================
-constant    ``reward``
-fourier     a random periodic curve per biome and generation, in [-1, 1]: period
-            ``P`` uniform in 10..1000, ``a_n, b_n ~ N(0, 1)/n`` for n = 1..10,
-            evaluated at ``s = 2 pi ((c // repeat) mod P) / P`` and min-max scaled
-            over one period
-sine        ``reward + amplitude * sin(2 pi c / period + phase)``
-square      ``reward + amplitude * sign(sin(2 pi c / period + phase))``
-weather     ``reward + amplitude * T[(c // repeat) mod len(T)]``, T a temperature
-            series in [-1, 1]
-==========  ===============================================================
-
-Regrowth delays: ``("uniform", lo, hi)`` draws an integer in ``[lo, hi)`` (``lo`` when
-``lo == hi``); ``("normal", mean, std)`` draws ``max(0, mean + std * N(0, 1))`` rounded
-down; ``None`` removes the object for good.
+Rewards follow a *schedule* of the reward clock (the step count plus the reset's random
+shift): ``constant``, ``fourier``, ``sine``, ``square`` or ``weather``, defined in
+:mod:`~gridax.envs.forage.schedules`. Regrowth delays (:mod:`~gridax.envs.forage.regrowth`):
+``("uniform", lo, hi)`` draws an integer in ``[lo, hi)`` (``lo`` when ``lo == hi``);
+``("normal", mean, std)`` draws ``max(0, mean + std * N(0, 1))`` rounded down; ``None``
+removes the object for good.
 """
 
 from __future__ import annotations
@@ -29,12 +17,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-SCHEDULES = ("constant", "fourier", "sine", "square", "weather")
-# Types whose objects a biome spawns after its static objects (walls, fixed food).
-TIME_VARYING = ("fourier", "sine", "square", "weather")
-# Types a dynamic biome replaces when it regenerates; every other object stays.
-REGENERATED = ("fourier", "sine")
-FOURIER_TERMS = 10
+from gridax.envs.forage.regrowth import DELAY_KINDS
+from gridax.envs.forage.schedules import SCHEDULES
 
 Colour = tuple[int, int, int]
 BROWN: Colour = (63, 30, 25)
@@ -50,7 +34,7 @@ OLIVE: Colour = (174, 179, 94)
 def _check_delay(name: str, field: str, delay) -> None:
     if delay is None:
         return
-    kinds = {"uniform", "normal"}
+    kinds = DELAY_KINDS[1:]  # "never" is written None
     if not (isinstance(delay, tuple) and len(delay) == 3 and delay[0] in kinds):
         raise ValueError(
             f"object {name!r}: {field} must be None, ('uniform', lo, hi) or "

@@ -18,9 +18,11 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, UInt8
 
 from gridax import pictures
-from gridax.envs.forage import world
 from gridax.envs.forage.config import ForageConfig, Structure
-from gridax.envs.forage.env import ForageState, _rgb, _window, reward_map
+from gridax.envs.forage.observation import colours, window
+from gridax.envs.forage.schedules import reward_map
+from gridax.envs.forage.types import ForageState
+from gridax.envs.forage.world import cell_grid
 
 AGENT = (230, 0, 230)
 AGENT_RIM = (60, 0, 60)
@@ -59,14 +61,16 @@ def _agent_square(shape: tuple[int, int], row, col, cell: int):
 
 def _world(state: ForageState, structure: Structure, cell: int, reward_overlay: bool):
     ids = state.visible().astype(jnp.int32)
-    colours = (_rgb(state, ids, world.cell_grid(structure), structure) * 255).round()
+    rgb = (
+        colours(state, ids, cell_grid(structure.height, structure.width), structure) * 255
+    ).round()
     if reward_overlay:
-        values, _ = reward_map(state, state.time + state.offset, structure)
+        values, _ = reward_map(state, state.clock, structure)
         scale = jnp.maximum(jnp.max(jnp.abs(values)), 1e-6)
         strength = (jnp.abs(values) / scale)[..., None] * 0.7
         tint = jnp.where(values[..., None] > 0, jnp.array([0.0, 200, 0]), jnp.array([220.0, 0, 0]))
-        colours = colours * (1 - strength) + tint * strength
-    image = _cells_to_pixels(colours.astype(jnp.uint8), cell)
+        rgb = rgb * (1 - strength) + tint * strength
+    image = _cells_to_pixels(rgb.astype(jnp.uint8), cell)
     if structure.aperture is not None:
         height, width = structure.aperture
         rows = (state.position[0] - height // 2 + jnp.arange(height)) % structure.height
@@ -79,9 +83,9 @@ def _world(state: ForageState, structure: Structure, cell: int, reward_overlay: 
 
 
 def _aperture(state: ForageState, structure: Structure, cell: int):
-    ids, cells = _window(state, structure)
-    colours = _rgb(state, jnp.minimum(ids, structure.num_objects + 1), cells, structure) * 255
-    image = _cells_to_pixels(colours.round().astype(jnp.uint8), cell)
+    ids, cells = window(state, structure)
+    rgb = colours(state, jnp.minimum(ids, structure.num_objects + 1), cells, structure) * 255
+    image = _cells_to_pixels(rgb.round().astype(jnp.uint8), cell)
     height, width = structure.aperture
     square, rim = _agent_square(image.shape[:2], height // 2, width // 2, cell)
     return _paint(_paint(image, square, AGENT), rim, AGENT_RIM)

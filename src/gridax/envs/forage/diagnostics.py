@@ -1,0 +1,58 @@
+"""How well the agent is placed: per-region mean rewards, regret and rank, on demand.
+
+Nothing here runs inside ``step`` (the hint of the observation reads
+:func:`region_means`); ``diagnostics(state, config)`` computes it when asked.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from jaxtyping import Array, Float32
+
+from gridax.envs.forage.config import ForageConfig, Structure
+from gridax.envs.forage.schedules import reward_map
+from gridax.envs.forage.types import ForageState
+from gridax.envs.forage.world import ordered_sum
+
+
+def region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
+    """Mean food reward per region: the food biomes in order, then the rest (the void)."""
+    values, food = reward_map(state, clock, structure)
+    regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
+    in_region = regions & food[..., None]
+    per_cell = jnp.where(in_region, values[..., None], 0.0)
+    totals = ordered_sum(per_cell.reshape(-1, per_cell.shape[-1]).T)
+    counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
+    return totals / jnp.maximum(counts, 1).astype(jnp.float32)
+
+
+def diagnostics(state: ForageState, config: ForageConfig) -> dict:
+    """For a state (or a batch): ``reward_map`` (the reward of every visible object at the
+    state's clock, 0 for empty cells and walls), ``region_means`` (mean food reward per
+    food biome, then the rest of the world), ``region`` (the agent's), ``best_region``,
+    ``regret`` (best mean minus the agent's region's) and ``rank`` (1 = the best region).
+    """
+    return _diagnostics_jit(state, config.structure())
+
+
+def _diagnostics(state: ForageState, structure: Structure) -> dict:
+    if state.time.ndim:
+        return jax.vmap(lambda s: _diagnostics(s, structure))(state)
+    clock = state.clock
+    values, _ = reward_map(state, clock, structure)
+    means = region_means(state, clock, structure)
+    region = state.params.region_map[state.position[0], state.position[1]].astype(jnp.int32)
+    order = jnp.argsort(-means, stable=True)
+    return {
+        "reward_map": values,
+        "region_means": means,
+        "region": region,
+        "best_region": jnp.argmax(means),
+        "regret": jnp.max(means) - means[region],
+        "rank": 1 + jnp.argmax(order == region),
+    }
+
+
+_diagnostics_jit = eqx.filter_jit(_diagnostics)
