@@ -148,8 +148,11 @@ def read_header(path) -> tuple[dict, bytes]:
         raise ValueError(
             f"checkpoint {str(path)!r} has format version {version}; this gridax reads "
             f"{header.get('env')} states of version {' or '.join(map(str, readable))}"
-            + (" (forage states of version 1 held ForageParams.time_varying, since removed)"
-               if version == 1 else "")
+            + (
+                " (forage states of version 1 held ForageParams.time_varying, since removed)"
+                if version == 1
+                else ""
+            )
         )
     payload = data[start + size :]
     if len(payload) != header["payload_bytes"]:
