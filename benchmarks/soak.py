@@ -38,7 +38,7 @@ import numpy as np
 import gridax
 from gridax.actions import BboxAction, MaskAction, PointAction
 from gridax.batching import select_envs
-from gridax.bench import random_actions
+from gridax.envs.arc import random_actions
 from gridax.envs.arc.operations import NUM_OPERATIONS, RESIZE, SUBMIT
 from gridax.wrappers import AutoReset
 

@@ -6,7 +6,8 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
 import gridax
-from gridax import bench, sharding
+from gridax import sharding
+from gridax.envs import arc
 from gridax.wrappers import AutoReset
 
 NUM_ENVS, NUM_STEPS = 16, 6
@@ -34,7 +35,7 @@ def check_arc():
     keys = jax.random.split(jax.random.key(0), NUM_ENVS)
     states, _ = env.batch_reset(keys, bank)
     step_keys = jax.random.split(jax.random.key(1), NUM_STEPS)
-    per_step = [bench.random_actions(k, states.working_shape, "point", 35) for k in step_keys]
+    per_step = [arc.random_actions(k, states.working_shape, "point", 35) for k in step_keys]
     actions = jax.tree.map(lambda *a: jnp.stack(a, axis=1), *per_step)
     plain = jax.jit(arc_rollout(env.config))(states, actions)
     sharded_fn = sharding.device_local(arc_rollout(env.config), mesh)

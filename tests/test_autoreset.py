@@ -93,5 +93,5 @@ def test_bad_arguments_are_named(arc_env):
         AutoReset(arc_env, "pool", pool_size=0)
     with pytest.raises(ValueError, match="num_envs must be an integer >= 1"):
         AutoReset(arc_env).reset(jax.random.key(0), 0)
-    with pytest.raises(TypeError, match="wraps a gridax.make env"):
+    with pytest.raises(TypeError, match="AutoReset's env must be a gridax.Env"):
         AutoReset("ArcAgi1-v0")

@@ -1,6 +1,7 @@
 """gridax.testing.check_env: every registered env passes, and each broken contract is caught."""
 
 import json
+from typing import ClassVar
 
 import equinox as eqx
 import jax
@@ -53,7 +54,10 @@ class CounterEnv(gridax.Env):
     """A third-party env built on gridax.Env: a counter that ends at 3. ``bug`` breaks
     one part of the contract."""
 
+    env_id: str = eqx.field(static=True)
     bug: str = eqx.field(static=True, default="")
+    config: None = None
+    kind: ClassVar[str] = "counter"
 
     @property
     def default_params(self):
@@ -87,6 +91,27 @@ class CounterEnv(gridax.Env):
 
     def observe(self, state):
         return state.count.astype(jnp.int32) * (2 if self.bug == "obs outside" else 1)
+
+    def terminated(self, state):
+        return state.count >= 3
+
+    def truncated(self, state):
+        return jnp.zeros_like(state.count, bool)
+
+    def invariant_violations(self, states):
+        return {"count above 3": jnp.sum(states.count > 3, dtype=jnp.int32)}
+
+    def render(self, state, **options):
+        return np.zeros((8, 8 * 4, 3), np.uint8)
+
+    def checkpoint_filter(self, state):
+        return jax.tree.map(lambda _: True, state)
+
+    def restore_task_data(self, state, params=None):
+        return state
+
+    def params_identity(self, params=None):
+        return {}
 
     @property
     def observation_space(self):
@@ -126,7 +151,7 @@ def test_each_broken_contract_is_named(bug, message):
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="unknown env id 'ArcAgi3-v0'"):
         check_env("ArcAgi3-v0")
-    with pytest.raises(TypeError, match="takes an env id or a gridax.Env, got int"):
+    with pytest.raises(TypeError, match="env must be an env id or a gridax.Env, got int"):
         check_env(3)
-    with pytest.raises(ValueError, match="num_envs must be an integer >= 2, got 1"):
+    with pytest.raises(ValueError, match="num_envs must be an integer >= 2; got 1"):
         check_env(CounterEnv("Counter-v0"), num_envs=1)

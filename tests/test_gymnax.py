@@ -14,7 +14,6 @@ from gymnax.environments import environment  # noqa: E402
 from gymnax.wrappers.purerl import FlattenObservationWrapper, LogWrapper  # noqa: E402
 
 from gridax.wrappers import GymnaxEnv  # noqa: E402
-from gridax.wrappers.gymnax import flat_to_point_action  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +58,7 @@ def test_legacy_five_values():
 
 def test_flat_actions_decode_to_point_actions(arc_env):
     assert arc_env.num_actions == 35 * 30 * 30
-    action = flat_to_point_action(jnp.array([0, 31, 34 * 900 + 29 * 30 + 28]))
+    action = arc_env.env.action_space.unflatten(jnp.array([0, 31, 34 * 900 + 29 * 30 + 28]))
     expected = PointAction(jnp.array([0, 0, 34]), jnp.array([0, 1, 29]), jnp.array([0, 1, 28]))
     assert eqx.tree_equal(action, expected)
 

@@ -10,16 +10,21 @@ import jax.numpy as jnp
 import pytest
 
 import gridax
-from gridax import bench, serialization
+from gridax import serialization
 from gridax.envs import arc, forage
 from gridax.serialization import load_state, save_state
+
+
+def arc_env(config, source="arc-agi-1", split="training"):
+    """The ARC env of ``config`` over a built-in bank, as checkpoints take it."""
+    return arc.ArcEnv(f"ArcAgi{source[-1]}-v0", config, source, split)
 
 
 def stepped_arc(config, tasks, num_envs, steps=5, seed=0):
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(seed), num_envs), config, tasks)
     for t in range(steps):
         key = jax.random.key(100 + t)
-        actions = bench.random_actions(key, states.working_shape, config.selection_format)
+        actions = arc.random_actions(key, states.working_shape, config.selection_format)
         states, *_ = arc.batch_step(states, actions, config)
     return states
 
@@ -28,7 +33,7 @@ def next_steps(states, config, steps=3):
     out = []
     for t in range(steps):
         key = jax.random.key(200 + t)
-        actions = bench.random_actions(key, states.working_shape, config.selection_format)
+        actions = arc.random_actions(key, states.working_shape, config.selection_format)
         states, obs, reward, done, _ = arc.batch_step(states, actions, config)
         out.append((states, obs, reward, done))
     return out
@@ -38,9 +43,9 @@ def next_steps(states, config, steps=3):
 def test_arc_batch_round_trip_is_bit_identical(fmt, arc_agi_1, tmp_path):
     config = arc.ArcConfig(selection_format=fmt, max_episode_steps=20)
     states = stepped_arc(config, arc_agi_1, num_envs=3)
-    path = save_state(tmp_path / "s.ckpt", states, config, tasks=arc_agi_1)
+    path = save_state(tmp_path / "s.ckpt", states, arc_env(config), arc_agi_1)
     like, _ = arc.batch_reset(jax.random.split(jax.random.key(9), 3), config, arc_agi_1)
-    loaded = load_state(path, like, config, tasks=arc_agi_1)
+    loaded = load_state(path, like, arc_env(config), arc_agi_1)
     assert eqx.tree_equal(loaded, states)  # key, history and re-attached grids included
     assert eqx.tree_equal(next_steps(loaded, config), next_steps(states, config))
 
@@ -49,17 +54,19 @@ def test_single_arc_state_in_eval_mode(tmp_path):
     tasks = arc.load_tasks("arc-agi-2", split="evaluation")
     config = arc.ArcConfig(mode="eval", initial_grid="empty")
     state, _ = arc.reset(jax.random.key(3), config, tasks)
-    save_state(tmp_path / "one.ckpt", state, config, tasks=tasks)
+    env = arc_env(config, "arc-agi-2", "evaluation")
+    save_state(tmp_path / "one.ckpt", state, env, tasks)
     like, _ = arc.reset(jax.random.key(4), config, tasks)
-    assert eqx.tree_equal(load_state(tmp_path / "one.ckpt", like, config, tasks=tasks), state)
+    assert eqx.tree_equal(load_state(tmp_path / "one.ckpt", like, env, tasks), state)
 
 
 def test_task_data_is_left_out(arc_agi_1, tmp_path):
     config = arc.ArcConfig()
     states = stepped_arc(config, arc_agi_1, num_envs=8, steps=1)
-    path = save_state(tmp_path / "s.ckpt", states, config, tasks=arc_agi_1)
+    path = save_state(tmp_path / "s.ckpt", states, arc_env(config), arc_agi_1)
     header, payload = serialization.read_header(path)
-    task_bytes = sum(getattr(states, f).nbytes for f in serialization.TASK_FIELDS)
+    kept = jax.tree.leaves(arc_env(config).checkpoint_filter(states))
+    task_bytes = sum(x.nbytes for x, k in zip(jax.tree.leaves(states), kept, strict=True) if not k)
     whole = io.BytesIO()
     eqx.tree_serialise_leaves(whole, states)
     # The four task leaves are missing, with their .npy headers (128 bytes each).
@@ -72,9 +79,10 @@ def test_forage_round_trip(tmp_path):
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), 4), config)
     for t in range(30):
         states, *_ = forage.batch_step(states, jnp.full(4, t % 4, jnp.int32), config)
-    save_state(tmp_path / "f.ckpt", states, config)
+    env = forage.ForageEnv("ForagaxDiwali-v5", config)
+    save_state(tmp_path / "f.ckpt", states, env)
     like, _ = forage.batch_reset(jax.random.split(jax.random.key(1), 4), config)
-    loaded = load_state(tmp_path / "f.ckpt", like, config)
+    loaded = load_state(tmp_path / "f.ckpt", like, env)
     assert eqx.tree_equal(loaded, states)
     actions = jnp.array([0, 1, 2, 3], jnp.int32)
     assert eqx.tree_equal(
@@ -86,7 +94,7 @@ def test_forage_round_trip(tmp_path):
 def saved(arc_agi_1, tmp_path):
     config = arc.ArcConfig(max_episode_steps=20)
     states = stepped_arc(config, arc_agi_1, num_envs=2, steps=2)
-    path = save_state(tmp_path / "s.ckpt", states, config, tasks=arc_agi_1)
+    path = save_state(tmp_path / "s.ckpt", states, arc_env(config), arc_agi_1)
     return path, states, config
 
 
@@ -105,28 +113,28 @@ def rewrite_header(path, edit):
 def test_mismatches_are_named(saved, arc_agi_1, tmp_path):
     path, states, config = saved
     with pytest.raises(ValueError, match=r"config \(max_episode_steps: saved 20, given 100"):
-        load_state(path, states, arc.ArcConfig(), tasks=arc_agi_1)
+        load_state(path, states, arc_env(arc.ArcConfig()), arc_agi_1)
     other = arc.load_tasks("arc-agi-1", split="evaluation")
     with pytest.raises(ValueError, match="tasks of 'arc-agi-1/training' .* 'arc-agi-1/evaluation'"):
-        load_state(path, states, config, tasks=other)
+        load_state(path, states, arc_env(config), other)
     single = jax.tree.map(lambda x: x[0], states)
     with pytest.raises(ValueError, match=r"batch of shape \(2,\), but like= has batch shape \(\)"):
-        load_state(path, single, config, tasks=arc_agi_1)
-    forage_config = forage.make_config("ForagaxTwoBiome-v1")
-    forage_like, _ = forage.batch_reset(jax.random.split(jax.random.key(0), 2), forage_config)
-    with pytest.raises(ValueError, match="holds a state of the arc env; like= is forage"):
-        load_state(path, forage_like, forage_config)
-    with pytest.raises(TypeError, match="needs tasks="):
-        save_state(tmp_path / "x.ckpt", states, config)
-    with pytest.raises(TypeError, match="needs its ArcConfig"):
-        save_state(tmp_path / "x.ckpt", states, forage_config, tasks=arc_agi_1)
+        load_state(path, single, arc_env(config), arc_agi_1)
+    forage_env = gridax.make("ForagaxTwoBiome-v1")
+    forage_like, _ = forage_env.batch_reset(jax.random.split(jax.random.key(0), 2))
+    with pytest.raises(ValueError, match="holds a state of the arc env; env= is forage"):
+        load_state(path, forage_like, forage_env)
+    with pytest.raises(TypeError, match="state must be a ForageState, got ArcState"):
+        save_state(tmp_path / "x.ckpt", states, forage_env)
+    with pytest.raises(TypeError, match="take the env and its params since gridax 0.2"):
+        save_state(tmp_path / "x.ckpt", states, config, arc_agi_1)
 
 
 def test_damaged_files_are_named(saved, arc_agi_1, tmp_path):
     path, states, config = saved
 
     def load(p):
-        return load_state(p, states, config, tasks=arc_agi_1)
+        return load_state(p, states, arc_env(config), arc_agi_1)
 
     with pytest.raises(ValueError, match="cannot read checkpoint .*missing.ckpt"):
         load(tmp_path / "missing.ckpt")
@@ -158,7 +166,7 @@ def test_a_failed_save_keeps_the_previous_file(saved, arc_agi_1, monkeypatch):
 
     monkeypatch.setattr(serialization.os, "replace", fail)
     with pytest.raises(OSError, match="disk full"):
-        save_state(path, states, config, tasks=arc_agi_1)
+        save_state(path, states, arc_env(config), arc_agi_1)
     assert path.read_bytes() == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
 
@@ -172,7 +180,7 @@ env = gridax.make("ArcAgi1-v0", selection_format="mask")
 states, _ = env.batch_reset(jax.random.split(jax.random.key(1), 8192))  # 123 MB on disk
 print("saving", flush=True)
 while True:
-    save_state(sys.argv[1], states, env.config, tasks=env.default_params)
+    save_state(sys.argv[1], states, env)
 """
 
 
@@ -202,15 +210,15 @@ def test_killing_a_save_midway_leaves_the_previous_checkpoint_intact(saved, arc_
         child.stdout.close()
     leftovers = list(path.parent.glob(f".{path.name}.*.tmp"))
     if path.read_bytes() == previous:
-        loaded = load_state(path, states, config, tasks=arc_agi_1)
+        loaded = load_state(path, states, arc_env(config), arc_agi_1)
         assert eqx.tree_equal(loaded, states)
     else:  # the first save had completed: the new checkpoint is whole and verified
         header, _ = serialization.read_header(path)
         assert header["batch_shape"] == [8192]
     assert leftovers, "the kill did not land during a save"
     # The partial temporary file is inert: the next save and load work beside it.
-    save_state(path, states, config, tasks=arc_agi_1)
-    load_state(path, states, config, tasks=arc_agi_1)
+    save_state(path, states, arc_env(config), arc_agi_1)
+    load_state(path, states, arc_env(config), arc_agi_1)
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -221,7 +229,7 @@ def test_format_1_arc_checkpoints_still_load(arc_agi_1):
     did not change, so it loads bit for bit as it was saved."""
     env = gridax.make("ArcAgi1-v0", selection_format="bbox", max_episode_steps=8)
     like, _ = env.batch_reset(jax.random.split(jax.random.key(0), 2))
-    state = load_state(FIXTURES / "arc-format-1.ckpt", like, env.config, tasks=arc_agi_1)
+    state = load_state(FIXTURES / "arc-format-1.ckpt", like, env, arc_agi_1)
     assert int(state.step_count.sum()) == 2 and state.input_grid.shape == (2, 30, 30)
 
 
@@ -229,4 +237,4 @@ def test_format_1_forage_checkpoints_are_refused_by_name():
     env = gridax.make("ForagaxTwoBiome-v1")
     like, _ = env.batch_reset(jax.random.split(jax.random.key(0), 2))
     with pytest.raises(ValueError, match=r"format version 1; .* forage states of version 2 \("):
-        load_state(FIXTURES / "forage-format-1.ckpt", like, env.config)
+        load_state(FIXTURES / "forage-format-1.ckpt", like, env)

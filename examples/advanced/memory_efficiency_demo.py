@@ -14,7 +14,7 @@ from pathlib import Path
 import equinox as eqx
 import jax
 
-from gridax import bench, serialization
+from gridax import serialization
 from gridax.envs import arc
 
 
@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> None:
                 states = stepped(config, tasks, num_envs)
                 whole = Path(folder) / "whole.eqx"
                 eqx.tree_serialise_leaves(whole, states)  # everything, task grids included
-                path = serialization.save_state(Path(folder) / fmt, states, config, tasks=tasks)
+                env = arc.ArcEnv("ArcAgi1-v0", config, "arc-agi-1", "training")
+                path = serialization.save_state(Path(folder) / fmt, states, env, tasks)
                 with_tasks, without = whole.stat().st_size, path.stat().st_size
                 print(
                     f"   {fmt:<6} {num_envs:>5,} {with_tasks:>12,} {without:>11,} "
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
 def stepped(config, tasks, num_envs: int):
     """A batch one random step past reset."""
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(1), num_envs), config, tasks)
-    actions = bench.random_actions(jax.random.key(2), states.working_shape, config.selection_format)
+    actions = arc.random_actions(jax.random.key(2), states.working_shape, config.selection_format)
     return arc.batch_step(states, actions, config)[0]
 
 

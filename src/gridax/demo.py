@@ -1,4 +1,7 @@
-"""``gridax demo``: a solved ARC episode and a forage rollout, written as pictures."""
+"""``gridax demo | render | list``: pictures of the envs and a listing of their spaces.
+
+Everything goes through :func:`gridax.make` and the env packages' public names.
+"""
 
 from __future__ import annotations
 
@@ -6,52 +9,35 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
-from gridax.actions import MaskAction
+import gridax
+from gridax import spaces
 from gridax.envs import arc, forage
-from gridax.envs.arc import operations as ops
-from gridax.envs.arc import render as arc_render
-from gridax.envs.forage import render as forage_render
-from gridax.grid import GRID_SHAPE
 
 DEMO_TASK = "007bbfb7"  # ARC-AGI-1 training: a 3x3 input tiled into a 9x9 output
 
 
-def paint_target(state: arc.ArcState) -> list[MaskAction]:
-    """Actions that solve one env's episode by painting its target: resize to the
-    target's shape, fill each of its colours where the target has it, then submit."""
-    target = np.asarray(state.target_grid)
-    height, width = (int(v) for v in state.target_shape)
-    corner = np.zeros(GRID_SHAPE, bool)
-    corner[height - 1, width - 1] = True  # resize takes the selection's bottom-right cell
-    actions = [MaskAction(ops.RESIZE, corner)]
-    live = np.zeros(GRID_SHAPE, bool)
-    live[:height, :width] = True
-    for colour in np.unique(target[:height, :width]):
-        actions.append(MaskAction(ops.FILL + int(colour), live & (target == colour)))
-    actions.append(MaskAction(ops.SUBMIT, live))
-    return actions
-
-
 def solved_arc_episode(out: Path, track: Callable[[Iterable], Iterable] = iter) -> dict:
-    """Plays the demo task with :func:`paint_target`; writes the task sheet, the final
-    state and the episode GIF."""
-    tasks = arc.load_tasks("arc-agi-1")
-    config = arc.ArcConfig(selection_format="mask", max_episode_steps=20)
-    state, _ = arc.reset(jax.random.key(0), config, tasks, task_index=tasks.index_of(DEMO_TASK))
+    """Plays the demo task with :func:`gridax.envs.arc.demonstrations.paint` (resize, a
+    fill per colour, submit); writes the task sheet, the final state and the episode GIF."""
+    env = gridax.make("ArcAgi1-v0", selection_format="mask", max_episode_steps=20)
+    tasks = env.default_params
+    state, _ = arc.reset(jax.random.key(0), env.config, tasks, task_index=tasks.index_of(DEMO_TASK))
+    demonstration = arc.demonstrations.paint(state, env.config)
+    steps = int(demonstration.length)
     states, operations, rewards = [state], [], []
-    for action in track(paint_target(state)):
-        state, _, reward, done, info = arc.step(state, action, config)
+    for t in track(range(steps)):
+        action = jax.tree.map(lambda x, t=t: x[t], demonstration.actions)
+        state, _, reward, done, info = env.step(state, action)
         states.append(state)
         operations.append(int(action.operation))
         rewards.append(float(reward))
     files = {
-        "task": arc_render.render_task(tasks, DEMO_TASK, out / f"arc-task-{DEMO_TASK}.png"),
-        "final": arc_render.render(state, out / "arc-solved.png", show_target=True),
+        "task": arc.render.render_task(tasks, DEMO_TASK, out / f"arc-task-{DEMO_TASK}.png"),
+        "final": env.render(state, path=out / "arc-solved.png", show_target=True),
     }
-    arc_render.episode_gif(states, out / "arc-episode.gif", operations, rewards)
+    arc.render.episode_gif(states, out / "arc-episode.gif", operations, rewards)
     return {
         "success": bool(info["success"]),
         "steps": len(operations),
@@ -65,21 +51,76 @@ def forage_rollout(
     out: Path, env_id: str = "ForagaxTwoBiome-v1", steps: int = 60, track=iter
 ) -> dict:
     """Random moves in a forage world; writes the first frame and the rollout GIF."""
-    config = forage.make_config(env_id)
-    state, _ = forage.reset(jax.random.key(0), config)
+    env = gridax.make(env_id)
+    state, _ = env.reset(jax.random.key(0))
     moves = jax.random.randint(jax.random.key(1), (steps,), 0, forage.NUM_ACTIONS)
     states, rewards = [state], []
     for move in track(moves):
-        state, _, reward, _, _ = forage.step(state, move.astype(jnp.int32), config)
+        state, _, reward, _, _ = env.step(state, move)
         states.append(state)
         rewards.append(float(reward))
     name = env_id.removeprefix("Foragax")
-    forage_render.render(states[0], config, path=out / f"forage-{name}.png")
+    env.render(states[0], path=out / f"forage-{name}.png")
     aperture = out / f"forage-{name}-aperture.png"
-    forage_render.render(states[0], config, "aperture", cell=24, path=aperture)
-    forage_render.episode_gif(states, config, out / f"forage-{name}.gif", rewards)
+    env.render(states[0], view="aperture", cell=24, path=aperture)
+    forage.render.episode_gif(states, env.config, out / f"forage-{name}.gif", rewards)
     return {
         "steps": steps,
         "return": sum(rewards),
         "files": [f"forage-{name}.png", f"forage-{name}-aperture.png", f"forage-{name}.gif"],
     }
+
+
+def run(out: str | Path, quick: bool = False) -> int:
+    """``gridax demo``: both pictures, and what they show."""
+    from rich.progress import track
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    arc_result = solved_arc_episode(out, lambda xs: track(xs, "ARC episode", transient=True))
+    print(
+        f"ARC task {DEMO_TASK}: solved={arc_result['success']} in {arc_result['steps']} "
+        f"steps (resize, one fill per colour, submit), return {arc_result['return']:+.2f}"
+    )
+    steps = 20 if quick else 200
+    forage_result = forage_rollout(
+        out, steps=steps, track=lambda xs: track(xs, "forage rollout", transient=True)
+    )
+    print(f"ForagaxTwoBiome-v1: {steps} random moves, return {forage_result['return']:+.1f}")
+    for name in arc_result["files"] + forage_result["files"]:
+        print(f"  {out / name}")
+    print(f"pictures written to {out}")
+    return 0
+
+
+def render_reset(env_id: str, seed: int, out: str, **options) -> int:
+    """``gridax render``: a picture of an env's reset state; ``options`` go to
+    ``env.render`` (docs/rendering.md)."""
+    env = gridax.make(env_id)
+    state, _ = env.reset(jax.random.key(seed))
+    image = np.asarray(env.render(state, path=out, **options))
+    print(f"{env_id} seed {seed}: {image.shape[1]}x{image.shape[0]} pixels -> {out}")
+    return 0
+
+
+def describe(space: spaces.Space) -> str:
+    """A space in one line: ``Discrete(4)``, ``float32[5, 5, 2]``, ``PointAction(...)``."""
+    if isinstance(space, spaces.Discrete):
+        return f"Discrete({space.n})"
+    if isinstance(space, spaces.Box):
+        return f"{space.dtype.name}{list(space.shape)}"
+    assert isinstance(space, spaces.Dict)
+    fields = ", ".join(f"{name} {describe(s)}" for name, s in space.spaces.items())
+    return f"{space.cls.__name__ if space.cls else 'dict'}({fields})"
+
+
+def list_envs() -> int:
+    """``gridax list``: every registered id with its observation and action spaces."""
+    for env_id in gridax.registered_ids():
+        if env_id == "ArcFolder-v0":
+            print(f"{env_id}\n  needs path= (a folder of ARC JSON files); spaces as ArcAgi1-v0")
+            continue
+        env = gridax.make(env_id)
+        print(f"{env_id}\n  observation {describe(env.observation_space)}")
+        print(f"  action      {describe(env.action_space)}")
+    return 0

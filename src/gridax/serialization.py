@@ -1,14 +1,19 @@
 """Checkpoints of env states, without the task data an ARC state copies from its bank.
 
-``save_state(path, state, config, tasks=bank)`` writes one file: a JSON header, then the
-state's leaves (``eqx.tree_serialise_leaves``) minus an ARC state's input and target
-grids and shapes, which ``load_state(path, like, config, tasks=bank)`` copies back from
-the bank by the state's task and pair indices. The header records the format version,
-the env kind, the config (field by field), the batch shape, the task source and a digest
-of its task ids, and a SHA-256 of the leaves, so that loading with another config or
-bank, or from a truncated, corrupted or incompatible file, raises ``ValueError`` naming
-what does not match. The file is written to a temporary name and renamed, so a crash
-mid-save leaves the previous checkpoint intact. Sizes: docs/serialization.md.
+``save_state(path, state, env, params=None)`` writes one file: a JSON header, then the
+state's leaves (``eqx.tree_serialise_leaves``) minus those the env's
+``checkpoint_filter`` leaves out (an ARC state's input and target grids and shapes),
+which ``load_state(path, like, env, params=None)`` has the env restore from its params
+(the task bank, by the state's task and pair indices). The header records the format
+version, the env kind, the config (field by field), the batch shape, what the env says
+identifies its params (an ARC bank's source and a digest of its task ids), and a SHA-256
+of the leaves, so that loading with another config or bank, or from a truncated,
+corrupted or incompatible file, raises ``ValueError`` naming what does not match. The
+file is written to a temporary name and renamed, so a crash mid-save leaves the
+previous checkpoint intact. Sizes: docs/serialization.md.
+
+Everything here goes through :class:`gridax.Env`: any env that implements it can be
+checkpointed.
 """
 
 from __future__ import annotations
@@ -23,93 +28,72 @@ from pathlib import Path
 
 import equinox as eqx
 import jax
-import jax.numpy as jnp
-import numpy as np
 
-from gridax.envs import arc, forage
-from gridax.envs.arc.generators import Generator
+from gridax.interface import Env
+from gridax.validation import require_type
 
 FORMAT_VERSION = 2
 # Format 1 (gridax before the forage state was grouped) differs only for forage states,
 # whose params then held one more leaf; ARC states of format 1 read as they are.
-READABLE = {"arc": (1, 2), "forage": (2,)}
+READABLE = {"arc": (1, 2)}
 MAGIC = b"GRIDAX-STATE\n"
-TASK_FIELDS = ("input_grid", "input_shape", "target_grid", "target_shape")
-
-
-def _kind(state) -> str:
-    if isinstance(state, arc.ArcState):
-        return "arc"
-    if isinstance(state, forage.ForageState):
-        return "forage"
-    raise TypeError(f"save_state takes an ArcState or a ForageState, got {type(state).__name__}")
 
 
 def _config_fields(config) -> dict[str, str]:
+    if config is None:
+        return {}
     return {f.name: repr(getattr(config, f.name)) for f in dataclasses.fields(config)}
 
 
-def _task_identity(tasks: arc.TaskBank | Generator) -> tuple[str, int, str]:
-    """``(source, number of tasks, digest)``: a bank's task ids, or a generator's knobs
-    (its states hold task seeds, and the tasks are regenerated from them)."""
-    if isinstance(tasks, Generator):
-        return tasks.source, 0, tasks.digest
-    return tasks.source, len(tasks), hashlib.sha256("\n".join(tasks.task_ids).encode()).hexdigest()
+def _batch_shape(env: Env, state) -> tuple[int, ...]:
+    """The leading axes ``state`` has beyond one env's state."""
+    one, _ = jax.eval_shape(env.reset, jax.random.key(0))
+    leaf, single = jax.tree.leaves(state)[0], jax.tree.leaves(one)[0]
+    return tuple(leaf.shape[: leaf.ndim - single.ndim])
 
 
-def _skip_on_save(file, leaf) -> None:
-    del file, leaf
-
-
-def _keep_template_on_load(file, leaf):
-    del file
-    return leaf
-
-
-def _filter_spec(state, saving: bool):
-    """Per leaf, how to save (or load) it: every leaf but an ARC state's task data."""
+def _filter_spec(env: Env, state, saving: bool):
+    """Per leaf, how to save (or load) it: kept leaves as equinox does, the others
+    skipped on save and taken from ``like`` on load (then restored by the env)."""
     kept = eqx.default_serialise_filter_spec if saving else eqx.default_deserialise_filter_spec
-    skipped = _skip_on_save if saving else _keep_template_on_load
-    spec = jax.tree.map(lambda _: kept, state)
-    if isinstance(state, arc.ArcState):
-        spec = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], spec, [skipped] * 4)
-    return spec
+
+    def skipped(file, leaf):
+        del file
+        return None if saving else leaf
+
+    return jax.tree.map(lambda keep: kept if keep else skipped, env.checkpoint_filter(state))
 
 
-def _check_arguments(kind: str, config, tasks) -> None:
-    expected = arc.ArcConfig if kind == "arc" else forage.ForageConfig
-    if not isinstance(config, expected):
-        raise TypeError(f"a state of the {kind} env needs its {expected.__name__}, got {config!r}")
-    if kind == "arc" and not isinstance(tasks, arc.TaskBank | Generator):
-        raise TypeError(
-            "an ARC state is saved without its task data, so it needs tasks= (the TaskBank "
-            f"or Generator it was reset from), got {type(tasks).__name__}"
-        )
+def _check_env(env) -> None:
+    require_type(
+        "env",
+        env,
+        Env,
+        "a gridax.Env (gridax.make(...)); save_state and load_state take the env and its "
+        "params since gridax 0.2, not the config and tasks=",
+    )
 
 
-def save_state(path, state, config, tasks: arc.TaskBank | Generator | None = None) -> Path:
-    """Writes ``state`` (one env or a batch) to ``path``; returns the path.
+def save_state(path, state, env: Env, params=None) -> Path:
+    """Writes ``state`` (one env or a batch) of ``env`` to ``path``; returns the path.
 
-    ``config`` is the state's ``ArcConfig``/``ForageConfig``; ``tasks`` (ARC only) is the
-    bank whose indices the state holds, recorded by source and task ids.
+    ``params`` is what the state was reset with (``env.default_params`` when None): for
+    ARC the task bank (or generator) whose indices the state holds, recorded by its
+    source and task ids.
     """
-    kind = _kind(state)
-    _check_arguments(kind, config, tasks)
+    _check_env(env)
     buffer = io.BytesIO()
-    eqx.tree_serialise_leaves(buffer, state, filter_spec=_filter_spec(state, saving=True))
+    eqx.tree_serialise_leaves(buffer, state, filter_spec=_filter_spec(env, state, saving=True))
     payload = buffer.getvalue()
-    batch = state.step_count.shape if kind == "arc" else state.time.shape
     header = {
         "format_version": FORMAT_VERSION,
-        "env": kind,
-        "config": _config_fields(config),
-        "batch_shape": list(batch),
+        "env": env.kind,
+        "config": _config_fields(env.config),
+        "batch_shape": list(_batch_shape(env, state)),
         "payload_bytes": len(payload),
         "payload_sha256": hashlib.sha256(payload).hexdigest(),
+        **env.params_identity(params),
     }
-    if kind == "arc":
-        source, num_tasks, digest = _task_identity(tasks)
-        header |= {"task_source": source, "num_tasks": num_tasks, "task_ids_sha256": digest}
     encoded = json.dumps(header, sort_keys=True).encode()
     path = Path(path)
     # Written beside the target and renamed over it: a reader sees the old file or the
@@ -165,62 +149,46 @@ def read_header(path) -> tuple[dict, bytes]:
     return header, payload
 
 
-def _check_match(path, header: dict, kind: str, like, config, tasks) -> None:
+def _check_match(path, header: dict, env: Env, like, params) -> None:
     where = f"checkpoint {str(path)!r}"
-    if header["env"] != kind:
-        raise ValueError(f"{where} holds a state of the {header['env']} env; like= is {kind}")
-    saved, given = header["config"], _config_fields(config)
+    if header["env"] != env.kind:
+        raise ValueError(f"{where} holds a state of the {header['env']} env; env= is {env.kind}")
+    saved, given = header["config"], _config_fields(env.config)
     names = sorted(set(saved) | set(given))
     differing = [name for name in names if saved.get(name) != given.get(name)]
     if differing:
         details = "; ".join(f"{n}: saved {saved.get(n)}, given {given.get(n)}" for n in differing)
         raise ValueError(f"{where} was saved with another config ({details})")
-    batch = list((like.step_count if kind == "arc" else like.time).shape)
+    batch = list(_batch_shape(env, like))
     if header["batch_shape"] != batch:
         raise ValueError(
             f"{where} holds a batch of shape {tuple(header['batch_shape'])}, but like= has "
             f"batch shape {tuple(batch)}"
         )
-    if kind == "arc":
-        saved_bank = (header["task_source"], header["num_tasks"], header["task_ids_sha256"])
-        source, num_tasks, digest = _task_identity(tasks)
-        if saved_bank != (source, num_tasks, digest):
-            same_size = num_tasks == header["num_tasks"]
-            raise ValueError(
-                f"{where} refers to tasks of {header['task_source']!r} "
-                f"({header['num_tasks']} tasks), but tasks= is {source!r} "
-                f"({num_tasks} tasks{', other task ids' if same_size else ''})"
-            )
+    identity = env.params_identity(params)
+    saved_identity = {key: header.get(key) for key in identity}
+    if saved_identity != identity:
+        source, count = header.get("task_source"), header.get("num_tasks")
+        same_size = identity.get("num_tasks") == count
+        raise ValueError(
+            f"{where} refers to tasks of {source!r} ({count} tasks), but tasks= is "
+            f"{identity.get('task_source')!r} ({identity.get('num_tasks')} tasks"
+            f"{', other task ids' if same_size else ''})"
+        )
 
 
-def _attach_tasks(state: arc.ArcState, config: arc.ArcConfig, tasks):
-    """Copies the episode's grids back from the bank (or from the tasks regenerated from
-    the states' seeds), as ``reset`` did."""
-    task_index = state.task_index
-    if isinstance(tasks, Generator):
-        tasks = tasks.bank(np.asarray(task_index).reshape(-1))
-        task_index = jnp.arange(len(tasks), dtype=jnp.int32).reshape(task_index.shape)
-    pairs = tasks.pairs("train" if config.mode == "train" else "test")
-    fields = ("inputs", "input_shapes", "outputs", "output_shapes")
-    values = [getattr(pairs, f)[task_index, state.pair_index] for f in fields]
-    return eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
-
-
-def load_state(path, like, config, tasks: arc.TaskBank | Generator | None = None):
+def load_state(path, like, env: Env, params=None):
     """The state saved in ``path``, bit-identical to the one saved.
 
-    ``like`` is a state of the same config and batch shape (e.g. from ``reset`` or
-    ``batch_reset``); it gives the shapes and dtypes. ``config`` and (ARC) ``tasks`` must
-    be the ones the state was saved with; anything that does not match raises
+    ``like`` is a state of the same env and batch shape (e.g. from ``reset`` or
+    ``batch_reset``); it gives the shapes and dtypes. ``env`` (its config) and ``params``
+    must be the ones the state was saved with; anything that does not match raises
     ``ValueError`` naming it, and nothing is loaded.
     """
-    kind = _kind(like)
-    _check_arguments(kind, config, tasks)
+    _check_env(env)
     header, payload = read_header(path)
-    _check_match(path, header, kind, like, config, tasks)
+    _check_match(path, header, env, like, params)
     state = eqx.tree_deserialise_leaves(
-        io.BytesIO(payload), like, filter_spec=_filter_spec(like, saving=False)
+        io.BytesIO(payload), like, filter_spec=_filter_spec(env, like, saving=False)
     )
-    if kind == "arc":
-        state = _attach_tasks(state, config, tasks)
-    return state
+    return env.restore_task_data(state, params)

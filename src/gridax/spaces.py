@@ -8,6 +8,7 @@ returns a boolean array, so it works under ``jit`` and ``vmap``; it checks value
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -96,3 +97,22 @@ class Dict(Space):
 
         inside = [space.contains(field(name)) for name, space in self.spaces.items()]
         return jnp.all(jnp.stack(inside))
+
+    @property
+    def flat_size(self) -> int | None:
+        """How many values a ``Dict`` of ``Discrete`` fields holds (None if a field is not
+        ``Discrete``): the size of :meth:`unflatten`'s range."""
+        sizes = [space.n for space in self.spaces.values() if isinstance(space, Discrete)]
+        return math.prod(sizes) if len(sizes) == len(self.spaces) else None
+
+    def unflatten(self, index) -> Any:
+        """The value numbered ``index`` (any batch shape) of a ``Dict`` of ``Discrete``
+        fields, mixed-radix with the first field most significant: for ARC point actions
+        ``(operation, row, col) = (a // 900, (a // 30) % 30, a % 30)``."""
+        index = jnp.asarray(index, jnp.int32)
+        values = {}
+        for name, space in reversed(self.spaces.items()):
+            values[name] = index % space.n
+            index = index // space.n
+        values = {name: values[name] for name in self.spaces}
+        return self.cls(**values) if self.cls else values

@@ -45,7 +45,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax import spaces
-from gridax.registry import Env, make
+from gridax.interface import Env
+from gridax.registry import make
+from gridax.validation import require_int, require_type
 
 CHECKS = (
     "observations inside observation_space",
@@ -313,11 +315,9 @@ def check_env(
     """
     if isinstance(env, str):
         env = make(env)
-    if not isinstance(env, Env):
-        raise TypeError(f"check_env takes an env id or a gridax.Env, got {type(env).__name__}")
-    for name, value, minimum in (("num_envs", num_envs, 2), ("num_steps", num_steps, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise ValueError(f"check_env: {name} must be an integer >= {minimum}, got {value!r}")
+    require_type("check_env's env", env, Env, "an env id or a gridax.Env")
+    require_int("check_env: num_envs", num_envs, 2)
+    require_int("check_env: num_steps", num_steps, 1)
     checker = _Checker(env, env.default_params if params is None else params, rtol)
     single_key, batch_key = jax.random.split(jax.random.key(seed))
     checker.single_episodes(single_key, num_steps)

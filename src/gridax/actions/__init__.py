@@ -1,12 +1,15 @@
-"""Structured actions shared by grid environments."""
+"""ARC's structured actions, kept here for imports written before they moved to
+:mod:`gridax.envs.arc` (``from gridax.actions import PointAction`` keeps working)."""
 
-from gridax.actions.history import ActionHistory, empty_history, record_action
-from gridax.actions.selection import (
+from gridax.envs.arc import (
     ACTION_TYPES,
     AbstractAction,
+    ActionHistory,
     BboxAction,
     MaskAction,
     PointAction,
+    empty_history,
+    record_action,
 )
 
 __all__ = [

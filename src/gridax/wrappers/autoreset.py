@@ -30,7 +30,8 @@ from jaxtyping import Array, Int32, UInt32
 
 from gridax import prng
 from gridax.batching import select_envs
-from gridax.registry import Env
+from gridax.interface import Env
+from gridax.validation import require_int, require_type
 
 STRATEGIES = ("always", "any_done", "pool")
 
@@ -52,7 +53,7 @@ class AutoReset(eqx.Module):
     ``reset(key, num_envs, params=None) -> (state, obs)`` and
     ``step(state, actions, params=None) -> (state, obs, reward, done, info)``; ``params``
     defaults to ``env.default_params`` (pass it explicitly inside jit, see
-    :mod:`gridax.registry`).
+    :mod:`gridax.interface`).
     """
 
     env: Env
@@ -61,17 +62,14 @@ class AutoReset(eqx.Module):
     refresh_every: int = eqx.field(static=True, default=100)
 
     def __check_init__(self):
-        if not isinstance(self.env, Env):
-            raise TypeError(f"AutoReset wraps a gridax.make env, got {type(self.env).__name__}")
+        require_type("AutoReset's env", self.env, Env, "a gridax.Env (gridax.make(...))")
         if self.strategy not in STRATEGIES:
             raise ValueError(
                 f"AutoReset strategy must be one of {', '.join(map(repr, STRATEGIES))}; "
                 f"got {self.strategy!r}"
             )
         for name in ("pool_size", "refresh_every"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"AutoReset {name} must be an integer >= 1; got {value!r}")
+            require_int(f"AutoReset {name}", getattr(self, name), 1)
 
     def _params(self, params):
         return self.env.default_params if params is None else params
@@ -81,8 +79,7 @@ class AutoReset(eqx.Module):
         return keys[0], self.env.batch_reset(keys[1:], params)[0]
 
     def reset(self, key, num_envs: int, params=None) -> tuple[AutoResetState, Any]:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be an integer >= 1; got {num_envs!r}")
+        require_int("num_envs", num_envs, 1)
         params = self._params(params)
         keys = prng.split(prng.key_data(key), 2 * num_envs + 1)
         states, obs = self.env.batch_reset(keys[:num_envs], params)

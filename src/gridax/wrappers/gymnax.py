@@ -10,12 +10,14 @@ instead, the form PureJaxRL-style code unpacks.
 
 ``params`` is the env's ``default_params`` (ARC task bank, forage variant arrays).
 
-ARC actions come in two forms. Flat (the default for point actions): one
-``Discrete(35 * 30 * 30)`` integer ``a`` meaning operation ``a // 900``, row
-``(a // 30) % 30`` and column ``a % 30``, for categorical policies. Structured
-(``flat_actions=False``; the only form for bbox and mask actions, whose flat spaces
-would be far too large): a ``PointAction``/``BboxAction``/``MaskAction``, or a dict of
-its fields as gymnax's ``Dict`` space samples it.
+Structured actions (a ``Dict`` space of fields, as ARC's) come in two forms. Flat (the
+default when the fields are all ``Discrete`` and hold at most :data:`MAX_FLAT_ACTIONS`
+combinations, as ARC point actions do): one ``Discrete`` integer, decoded by
+:meth:`gridax.spaces.Dict.unflatten` (for ARC point actions ``a`` means operation
+``a // 900``, row ``(a // 30) % 30`` and column ``a % 30``), for categorical policies.
+Structured (``flat_actions=False``; the only form for ARC bbox and mask actions, whose
+flat spaces would be far too large): the action itself, or a dict of its fields as
+gymnax's ``Dict`` space samples it.
 """
 
 from __future__ import annotations
@@ -29,12 +31,10 @@ from gymnax.environments import environment
 from gymnax.environments import spaces as gymnax_spaces
 
 from gridax import spaces
-from gridax.actions.selection import ACTION_TYPES, PointAction
-from gridax.envs.arc.operations import NUM_OPERATIONS
-from gridax.grid import GRID_SHAPE
-from gridax.registry import ArcEnv, Env
+from gridax.interface import Env
+from gridax.validation import require_type
 
-FLAT_POINT_ACTIONS = NUM_OPERATIONS * GRID_SHAPE[0] * GRID_SHAPE[1]
+MAX_FLAT_ACTIONS = 2**20
 
 
 def to_gymnax_space(space: spaces.Space):
@@ -50,29 +50,27 @@ def to_gymnax_space(space: spaces.Space):
     raise TypeError(f"no gymnax equivalent for {space!r}")
 
 
-def flat_to_point_action(action) -> PointAction:
-    """A flat ARC action index (module docstring) as a :class:`PointAction`."""
-    action = jnp.asarray(action, jnp.int32)
-    height, width = GRID_SHAPE
-    return PointAction(action // (height * width), (action // width) % height, action % width)
+def flat_size(space: spaces.Space) -> int | None:
+    """The flat action count of a structured space, if it is small enough to flatten."""
+    size = space.flat_size if isinstance(space, spaces.Dict) else None
+    return size if size is not None and size <= MAX_FLAT_ACTIONS else None
 
 
 class GymnaxEnv(environment.Environment):
     """A gridax env as a gymnax environment (module docstring)."""
 
     def __init__(self, env: Env, legacy_step: bool = False, flat_actions: bool | None = None):
-        if not isinstance(env, Env):
-            raise TypeError(f"GymnaxEnv wraps a gridax.make env, got {type(env).__name__}")
-        point = isinstance(env, ArcEnv) and env.config.selection_format == "point"
-        if flat_actions and not point:
+        require_type("GymnaxEnv's env", env, Env, "a gridax.Env (gridax.make(...))")
+        flattens = flat_size(env.action_space) is not None
+        if flat_actions and not flattens:
             raise ValueError(
-                "flat_actions=True needs an ARC env with selection_format='point' (a flat "
-                f"bbox or mask space would be enormous); {env.env_id} takes "
-                + (f"{env.config.selection_format} actions" if isinstance(env, ArcEnv) else "ints")
+                "flat_actions=True needs a Dict action space of Discrete fields with at most "
+                f"{MAX_FLAT_ACTIONS:,} combinations (ARC point actions; a flat bbox or mask "
+                f"space would be enormous); {env.env_id} takes {env.action_space!r}"
             )
         self.env = env
         self.legacy_step = legacy_step
-        self.flat_actions = point if flat_actions is None else flat_actions
+        self.flat_actions = flattens if flat_actions is None else flat_actions
 
     @property
     def name(self) -> str:
@@ -91,17 +89,18 @@ class GymnaxEnv(environment.Environment):
 
     def action_space(self, params=None):
         if self.flat_actions:
-            return gymnax_spaces.Discrete(FLAT_POINT_ACTIONS)
+            return gymnax_spaces.Discrete(flat_size(self.env.action_space))
         return to_gymnax_space(self.env.action_space)
 
     def observation_space(self, params=None):
         return to_gymnax_space(self.env.observation_space)
 
     def _action(self, action):
+        space = self.env.action_space
         if self.flat_actions:
-            return flat_to_point_action(action)
-        if isinstance(action, Mapping):  # a sample of the gymnax Dict space
-            return ACTION_TYPES[self.env.config.selection_format](**action)
+            return space.unflatten(action)
+        if isinstance(action, Mapping) and isinstance(space, spaces.Dict) and space.cls:
+            return space.cls(**action)  # a sample of the gymnax Dict space
         return action
 
     def reset_env(self, key, params):
@@ -113,15 +112,10 @@ class GymnaxEnv(environment.Environment):
         return obs, state, reward, self.is_terminated(state, params), info
 
     def is_terminated(self, state, params) -> jax.Array:
-        if isinstance(self.env, ArcEnv):
-            return state.terminated  # submitted
-        return jnp.bool_(False)  # forage worlds never terminate
+        return self.env.terminated(state)
 
     def is_truncated(self, state, params) -> jax.Array:
-        if isinstance(self.env, ArcEnv):
-            return (state.step_count >= self.env.config.max_episode_steps) & ~state.terminated
-        length = self.env.config.episode_length
-        return jnp.bool_(False) if length is None else state.time >= length
+        return self.env.truncated(state)
 
     @partial(jax.jit, static_argnames=("self",))
     def step(self, key, state, action, params=None):

@@ -247,7 +247,7 @@ def test_history_records_every_step():
 
 
 def test_mask_history_round_trips_the_selection():
-    from gridax.actions.history import recorded_masks
+    from gridax.envs.arc.history import recorded_masks
 
     selection = jnp.zeros((30, 30), dtype=bool).at[1, 0].set(True).at[0, 29].set(True)
     state, config = start("1 2\n3 4", selection_format="mask")

@@ -175,14 +175,14 @@ def test_checkpoints_and_pictures_of_generated_episodes(tmp_path):
     """A checkpoint keeps the seed, not the grids; a render shows the regenerated task."""
     env = gridax.make("ArcGen-FlipRecolour-v0", max_size=9)
     states, _ = env.batch_reset(jax.random.split(jax.random.key(2), 6))
-    path = save_state(tmp_path / "gen.ckpt", states, env.config, tasks=env.default_params)
-    loaded = load_state(path, states, env.config, tasks=env.default_params)
+    path = save_state(tmp_path / "gen.ckpt", states, env)
+    loaded = load_state(path, states, env)
     assert eqx.tree_equal(loaded, states)
     image = env.render(loaded, path=tmp_path / "gen.png", show_target=True)
     assert image.dtype == np.uint8 and (tmp_path / "gen.png").stat().st_size > 0
     other = gridax.make("ArcGen-FlipRecolour-v0", max_size=10).default_params
     with pytest.raises(ValueError, match=r"refers to tasks of 'generator:flip_recolour\(sizes 3-9"):
-        load_state(path, states, env.config, tasks=other)
+        load_state(path, states, env, other)
 
 
 def test_registry_ids_and_knob_errors():

@@ -123,8 +123,8 @@ def test_random_episodes_match_reference(arc_agi_1, fmt):
 def test_flood_fill_matches_breadth_first_search_on_real_grids(arc_agi_1):
     """Flood fill from random seeds over whole real grids: no iteration cap."""
     rng = np.random.default_rng(0)
+    from gridax.envs.arc.grid import live_mask
     from gridax.envs.arc.operations import flood_fill_region
-    from gridax.grid import live_mask
 
     grids = arc_agi_1.train_inputs[:, 0]
     shapes = arc_agi_1.train_input_shapes[:, 0]

@@ -1,24 +1,77 @@
-"""The ARC-AGI grid-puzzle environment (see docs/arc.md)."""
+"""The ARC-AGI grid-puzzle environment (see docs/arc.md).
 
+Public submodules: ``generators`` (generated task families), ``demonstrations`` (expert
+action sequences), ``render`` (pictures), ``grid`` (the 30x30 canvas helpers).
+"""
+
+from gridax.envs.arc import demonstrations, generators, grid, render
+from gridax.envs.arc.actions import (
+    ACTION_TYPES,
+    AbstractAction,
+    BboxAction,
+    MaskAction,
+    PointAction,
+)
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step, observe, reset, step
-from gridax.envs.arc.operations import NUM_OPERATIONS, OPERATION_NAMES
-from gridax.envs.arc.tasks import TaskBank, TaskPairs, load_tasks, tasks_from_dict
+from gridax.envs.arc.generators import Generator
+from gridax.envs.arc.grid import GRID_SHAPE, GRID_SIZE, NUM_COLOURS
+from gridax.envs.arc.history import ActionHistory, empty_history, record_action
+from gridax.envs.arc.interface import ArcEnv, make_env, registered_ids
+from gridax.envs.arc.operations import (
+    NUM_OPERATIONS,
+    OPERATION_NAMES,
+    RESIZE,
+    SUBMIT,
+)
+from gridax.envs.arc.policies import random_actions
+from gridax.envs.arc.tasks import (
+    TaskBank,
+    TaskPairs,
+    TaskSource,
+    builtin_task_files,
+    load_tasks,
+    tasks_from_dict,
+)
 from gridax.envs.arc.types import ArcObservation, ArcState, invariant_violations
 
 __all__ = [
+    "ACTION_TYPES",
+    "GRID_SHAPE",
+    "GRID_SIZE",
+    "NUM_COLOURS",
     "NUM_OPERATIONS",
     "OPERATION_NAMES",
+    "RESIZE",
+    "SUBMIT",
+    "AbstractAction",
+    "ActionHistory",
     "ArcConfig",
+    "ArcEnv",
     "ArcObservation",
     "ArcState",
+    "BboxAction",
+    "Generator",
+    "MaskAction",
+    "PointAction",
     "TaskBank",
     "TaskPairs",
+    "TaskSource",
     "batch_reset",
     "batch_step",
+    "builtin_task_files",
+    "demonstrations",
+    "empty_history",
+    "generators",
+    "grid",
     "invariant_violations",
     "load_tasks",
+    "make_env",
     "observe",
+    "random_actions",
+    "record_action",
+    "registered_ids",
+    "render",
     "reset",
     "step",
     "tasks_from_dict",

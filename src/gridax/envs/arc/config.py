@@ -6,7 +6,8 @@ import math
 
 import equinox as eqx
 
-from gridax.grid import GRID_SHAPE
+from gridax.envs.arc.grid import GRID_SHAPE
+from gridax.validation import require_int
 
 SELECTION_FORMATS = ("point", "bbox", "mask")
 MODES = ("train", "eval")
@@ -20,13 +21,8 @@ def _require_choice(field: str, value, choices: tuple[str, ...]) -> None:
         raise ValueError(f"ArcConfig.{field} must be one of {allowed}; got {value!r}")
 
 
-def _require_int(field: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"ArcConfig.{field} must be an integer >= {minimum}; got {value!r}")
-
-
 def _require_float(field: str, value) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ValueError(f"ArcConfig.{field} must be a finite number; got {value!r}")
 
 
@@ -69,7 +65,7 @@ class ArcConfig(eqx.Module):
     strict: bool = False
 
     def __check_init__(self):
-        _require_int("max_episode_steps", self.max_episode_steps, 1)
+        require_int("ArcConfig.max_episode_steps", self.max_episode_steps, 1)
         _require_choice("selection_format", self.selection_format, SELECTION_FORMATS)
         _require_choice("mode", self.mode, MODES)
         _require_choice("initial_grid", self.initial_grid, INITIAL_GRIDS)
@@ -83,13 +79,19 @@ class ArcConfig(eqx.Module):
         ):
             _require_float(field, getattr(self, field))
         if self.history_length is not None:
-            _require_int("history_length", self.history_length, 1)
+            require_int("ArcConfig.history_length", self.history_length, 1)
         if not isinstance(self.strict, bool):
             raise ValueError(f"ArcConfig.strict must be True or False; got {self.strict!r}")
 
     @property
     def grid_shape(self) -> tuple[int, int]:
         return GRID_SHAPE
+
+    @property
+    def part(self) -> str:
+        """The pairs an episode plays: a task's ``"train"`` (demonstration) or ``"test"``
+        pairs."""
+        return "train" if self.mode == "train" else "test"
 
     @property
     def history_size(self) -> int:

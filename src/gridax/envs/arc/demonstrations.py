@@ -24,14 +24,14 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
-from gridax.actions import MaskAction
 from gridax.envs.arc import generators
 from gridax.envs.arc import operations as ops
+from gridax.envs.arc.actions import MaskAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step
+from gridax.envs.arc.grid import GRID_SHAPE, NUM_COLOURS, canvas_coordinates, live_mask
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcState
-from gridax.grid import GRID_SHAPE, NUM_COLOURS, canvas_coordinates, live_mask
 
 LENGTH = 2 + NUM_COLOURS  # resize, a fill per colour, submit: the longest demonstration
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import equinox as eqx
 import jax
@@ -47,8 +47,8 @@ import numpy as np
 from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
 
 from gridax import prng
-from gridax.envs.arc.tasks import TaskBank
-from gridax.grid import GRID_SIZE, canvas_coordinates, live_mask
+from gridax.envs.arc.grid import GRID_SIZE, canvas_coordinates, live_mask
+from gridax.envs.arc.tasks import TaskBank, TaskSource
 
 FAMILIES = (
     "copy",
@@ -105,7 +105,7 @@ def seed_key(seed: Int[Array, ""]) -> UInt32[Array, " 2"]:
     return jnp.stack([jnp.uint32(0), jnp.asarray(seed).astype(jnp.uint32)])
 
 
-class Generator(eqx.Module):
+class Generator(TaskSource):
     """A family of generated tasks and its difficulty knobs (static: no arrays).
 
     Attributes:
@@ -127,6 +127,8 @@ class Generator(eqx.Module):
     num_objects: int = 2
     num_colours: int = 3
     num_pairs: int = 3
+
+    extra_keys: ClassVar[int] = 1
 
     def __check_init__(self):
         allowed = ", ".join(map(repr, FAMILIES + (MIXTURE,)))
@@ -162,6 +164,31 @@ class Generator(eqx.Module):
     @property
     def digest(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()
+
+    # --- TaskSource: a fresh task every episode; its seed is what task_index records ---
+
+    def identity(self) -> tuple[str, int, str]:
+        return self.source, 0, self.digest
+
+    def episode_task(self, keys, draw, task_index):
+        del draw
+        seed = (keys[0][0] >> 1).astype(jnp.int32) if task_index is None else task_index
+        return self.task(seed), jnp.int32(0), seed.astype(jnp.int32)
+
+    def tasks_of(self, task_index):
+        task_index = np.asarray(task_index)
+        bank = self.bank(task_index.reshape(-1))
+        return bank, jnp.arange(len(bank), dtype=jnp.int32).reshape(task_index.shape)
+
+    def max_pairs(self, part: str) -> int:
+        return self.num_pairs if part == "train" else 1
+
+    @property
+    def task_index_limit(self) -> None:
+        return None  # any int32 seed
+
+    def for_jit(self) -> Generator:
+        return self
 
     def parameters(self, seed: Int[Array, ""]) -> TaskParameters:
         """The parameters that the pairs of task ``seed`` share."""

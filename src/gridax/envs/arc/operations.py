@@ -25,7 +25,7 @@ import numpy as np
 from jaxtyping import Array, Bool, Int, Int8, Int32, UInt32
 
 from gridax.batching import whole_batch_rule
-from gridax.grid import GRID_SIZE, live_mask, pack_rows, unpack_rows
+from gridax.envs.arc.grid import GRID_SIZE, live_mask, pack_rows, unpack_rows
 
 FILL = 0  # 0-9: fill colour c
 FLOOD_FILL = 10  # 10-19: flood fill colour c

@@ -18,8 +18,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from gridax import pictures
-from gridax.actions.history import recorded_masks
-from gridax.actions.selection import BboxAction, PointAction
+from gridax.envs.arc.actions import BboxAction, PointAction
+from gridax.envs.arc.history import recorded_masks
 from gridax.envs.arc.operations import OPERATION_NAMES, ignores_selection
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcState

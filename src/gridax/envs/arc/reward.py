@@ -6,7 +6,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.envs.arc.config import ArcConfig
-from gridax.grid import live_mask
+from gridax.envs.arc.grid import live_mask
 
 
 def similarity(

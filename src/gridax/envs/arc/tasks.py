@@ -16,22 +16,25 @@ folder without ``.json``.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
-import difflib
 import functools
+import hashlib
 import json
 import reprlib
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
+from typing import ClassVar
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Int, Int8, Int32
+from jaxtyping import Array, Float32, Int, Int8, Int32, UInt32
 
-from gridax.grid import GRID_SIZE, NUM_COLOURS
+from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS
+from gridax.validation import close_matches
 
 BUILTIN_SOURCES = {
     "arc-agi-1": "arcagi_aa922be.json",
@@ -50,7 +53,53 @@ class TaskPairs(eqx.Module):
     count: Int32[Array, "*batch"]
 
 
-class TaskBank(eqx.Module):
+def uniform_index(draw: Float32[Array, ""], count) -> Int32[Array, ""]:
+    """An index uniform over ``0 .. count - 1`` from a uniform draw in [0, 1)."""
+    index = jnp.floor(draw * jnp.asarray(count, jnp.float32)).astype(jnp.int32)
+    return jnp.minimum(index, count - 1)  # float rounding can reach count itself
+
+
+class TaskSource(eqx.Module):
+    """Where an episode's task comes from: a :class:`TaskBank` of loaded tasks, or a
+    :class:`~gridax.envs.arc.generators.Generator` that makes one per episode from a
+    seed. ``reset``, the spaces and checkpoints ask a source only these questions. Both
+    also name themselves in ``source``."""
+
+    # Extra PRNG keys that reset draws for the source (a generator: one, for its seed).
+    extra_keys: eqx.AbstractClassVar[int]
+
+    @abc.abstractmethod
+    def identity(self) -> tuple[str, int, str]:
+        """``(source, number of tasks, digest)``, recorded by checkpoints."""
+
+    @abc.abstractmethod
+    def episode_task(
+        self, keys: UInt32[Array, "k 2"], draw: Float32[Array, ""], task_index
+    ) -> tuple[TaskBank, Int32[Array, ""], Int32[Array, ""]]:
+        """``(bank, row, recorded)``: the bank holding the episode's task, its row there,
+        and what the state records as ``task_index``. ``task_index`` (or, when None,
+        ``draw`` and the source's ``keys``) picks the task. Jittable."""
+
+    @abc.abstractmethod
+    def tasks_of(self, task_index) -> tuple[TaskBank, Int32[Array, "..."]]:
+        """``(bank, rows)`` holding the tasks of recorded ``task_index`` values (concrete):
+        what a checkpoint re-attaches its grids from."""
+
+    @abc.abstractmethod
+    def max_pairs(self, part: str) -> int:
+        """The most ``"train"`` or ``"test"`` pairs a task has."""
+
+    @property
+    @abc.abstractmethod
+    def task_index_limit(self) -> int | None:
+        """How many task indices ``reset(..., task_index=)`` takes (None: any int32)."""
+
+    @abc.abstractmethod
+    def for_jit(self) -> TaskSource:
+        """The source as a jitted ``reset`` takes it, sharing one compilation per shape."""
+
+
+class TaskBank(TaskSource):
     """Tasks as padded arrays; passed to ``reset`` as an argument, never baked in.
 
     Task ``i`` has ``num_train[i]`` demonstration pairs in ``train_*[i, :num_train[i]]``
@@ -76,6 +125,8 @@ class TaskBank(eqx.Module):
     task_ids: tuple[str, ...] = eqx.field(static=True)
     source: str = eqx.field(static=True)
 
+    extra_keys: ClassVar[int] = 0
+
     def __len__(self) -> int:
         return len(self.task_ids)
 
@@ -84,8 +135,8 @@ class TaskBank(eqx.Module):
         try:
             return self.task_ids.index(task_id)
         except ValueError:
-            hint = difflib.get_close_matches(task_id, self.task_ids, n=3)
-            suggestion = f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""
+            hint = close_matches(task_id, self.task_ids)
+            suggestion = f"; {hint}" if hint else ""
             raise ValueError(
                 f"task {task_id!r} is not in bank {self.source!r} ({len(self)} tasks){suggestion}"
             ) from None
@@ -116,6 +167,32 @@ class TaskBank(eqx.Module):
     def arrays_only(self) -> TaskBank:
         """The same bank without its ids, so that banks of one shape share a compilation."""
         return dataclasses.replace(self, task_ids=(), source="")
+
+    def identity(self) -> tuple[str, int, str]:
+        digest = hashlib.sha256("\n".join(self.task_ids).encode()).hexdigest()
+        return self.source, len(self), digest
+
+    def episode_task(self, keys, draw, task_index):
+        del keys
+        num_tasks = self.num_train.shape[0]
+        if task_index is None:
+            task = uniform_index(draw, num_tasks)
+        else:
+            task = jnp.clip(task_index, 0, num_tasks - 1).astype(jnp.int32)
+        return self, task, task
+
+    def tasks_of(self, task_index):
+        return self, task_index
+
+    def max_pairs(self, part: str) -> int:
+        return int(self.pairs(part).count.max())
+
+    @property
+    def task_index_limit(self) -> int:
+        return len(self)
+
+    def for_jit(self) -> TaskBank:
+        return self.arrays_only()
 
     @property
     def nbytes(self) -> int:

@@ -8,9 +8,9 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
 
-from gridax.actions.history import ActionHistory
+from gridax.envs.arc.grid import live_mask
+from gridax.envs.arc.history import ActionHistory
 from gridax.fields import pinned
-from gridax.grid import live_mask
 
 
 class ArcState(eqx.Module):

@@ -1,5 +1,9 @@
-"""A foraging gridworld family for continual RL, with Foragax's ids (see docs/forage.md)."""
+"""A foraging gridworld family for continual RL, with Foragax's ids (see docs/forage.md).
 
+Public submodules: ``render`` (pictures).
+"""
+
+from gridax.envs.forage import render
 from gridax.envs.forage.config import ForageConfig, ForageParams, Series, synthetic_temperatures
 from gridax.envs.forage.diagnostics import diagnostics
 from gridax.envs.forage.env import (
@@ -14,6 +18,7 @@ from gridax.envs.forage.env import (
     reset,
     step,
 )
+from gridax.envs.forage.interface import ForageEnv, make_env
 from gridax.envs.forage.objects import Biome, ObjectType
 from gridax.envs.forage.types import ForageState, invariant_violations
 from gridax.envs.forage.variants import make_config, registered_ids
@@ -26,6 +31,7 @@ __all__ = [
     "UP",
     "Biome",
     "ForageConfig",
+    "ForageEnv",
     "ForageParams",
     "ForageState",
     "ObjectType",
@@ -35,8 +41,10 @@ __all__ = [
     "diagnostics",
     "invariant_violations",
     "make_config",
+    "make_env",
     "observe",
     "registered_ids",
+    "render",
     "reset",
     "step",
     "synthetic_temperatures",

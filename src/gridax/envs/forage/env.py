@@ -9,19 +9,16 @@ needs them.
 
 from __future__ import annotations
 
-import functools
-
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Int32, UInt32
 
-from gridax.envs.forage import biomes, centring, regrowth, schedules
+from gridax.envs.forage import biomes, centring, checks, regrowth, schedules
 from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
 from gridax.envs.forage.observation import observe as observe_one
 from gridax.envs.forage.types import Biomes, Cells, Food, ForageState
 from gridax.prng import batch_key_data, key_data, split_uniform
-from gridax.validation import require_batch_shape, require_type
 
 DOWN, RIGHT, UP, LEFT = range(4)
 NUM_ACTIONS = 4
@@ -173,7 +170,7 @@ _batch_step_jit = eqx.filter_jit(jax.vmap(_step, in_axes=(0, 0, None)))
 _observe_jit = eqx.filter_jit(observe_one)
 
 
-# --- the public functions, with their argument checks ----------------------------------
+# --- the public functions, with their argument checks (checks.py) ---------------------
 
 
 def reset(key, config: ForageConfig, params: ForageParams | None = None):
@@ -182,13 +179,13 @@ def reset(key, config: ForageConfig, params: ForageParams | None = None):
     ``params`` defaults to ``config.params()``; pass another variant's params of the
     same structure to reuse the compilation.
     """
-    return _reset_jit(key_data(key), _params_for(config, params), config.structure())
+    return _reset_jit(key_data(key), checks.params_for(config, params), config.structure())
 
 
 def batch_reset(keys, config: ForageConfig, params: ForageParams | None = None):
     """``reset`` for a batch of keys; ``params`` may be shared or batched (one per env)."""
     keys = batch_key_data(keys)
-    params = _params_for(config, params)
+    params = checks.params_for(config, params)
     if jax.tree.leaves(params)[0].ndim == jax.tree.leaves(config.params())[0].ndim:
         params = jax.tree.map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + x.shape), params)
     return _batch_reset_jit(keys, params, config.structure())
@@ -201,14 +198,14 @@ def step(state: ForageState, action, config: ForageConfig):
     is false in a continuing world. ``info``: ``collected`` (object id, -1 for none) and
     ``biome`` (the agent's biome, -1 for none).
     """
-    _check_state(state, config, batched=False)
-    return _step_jit(state, _check_action(action, ()), config.structure())
+    checks.state_fits(state, config, _reset, batched=False)
+    return _step_jit(state, checks.action_array(action, ()), config.structure())
 
 
 def batch_step(states: ForageState, actions, config: ForageConfig):
     """``step`` over a batch: states and actions carry a leading batch axis."""
-    shape = _check_state(states, config, batched=True)
-    return _batch_step_jit(states, _check_action(actions, shape), config.structure())
+    shape = checks.state_fits(states, config, _reset, batched=True)
+    return _batch_step_jit(states, checks.action_array(actions, shape), config.structure())
 
 
 def observe(state: ForageState, config: ForageConfig):
@@ -218,57 +215,6 @@ def observe(state: ForageState, config: ForageConfig):
     if state.time.ndim:
         return jax.vmap(lambda s: _observe_jit(s, structure))(state)
     return _observe_jit(state, structure)
-
-
-def _params_for(config: ForageConfig, params: ForageParams | None) -> ForageParams:
-    require_type("config", config, ForageConfig)
-    if params is None:
-        return config.params()
-    require_type("params", params, ForageParams, "ForageParams or None")
-    return params
-
-
-def _check_action(action, batch_shape: tuple[int, ...]) -> jax.Array:
-    array = jnp.asarray(action)
-    if not jnp.issubdtype(array.dtype, jnp.integer) or array.shape != batch_shape:
-        raise ValueError(
-            f"forage actions are integers 0-3 (DOWN, RIGHT, UP, LEFT) of shape {batch_shape}; "
-            f"got dtype {array.dtype} and shape {array.shape}"
-        )
-    return array.astype(jnp.int32)
-
-
-@functools.cache
-def _state_leaf_types(config: ForageConfig) -> tuple:
-    """``(path, shape, dtype)`` of every leaf of one env's state under ``config``."""
-    state, _ = jax.eval_shape(
-        lambda key: _reset(key, config.params(), config.structure()),
-        jax.ShapeDtypeStruct((2,), jnp.uint32),
-    )
-    return tuple(
-        (jax.tree_util.keystr(path), leaf.shape, leaf.dtype)
-        for path, leaf in jax.tree_util.tree_leaves_with_path(state)
-    )
-
-
-def _check_state(state, config: ForageConfig, batched: bool) -> tuple[int, ...]:
-    """The batch shape of ``state``, after checking that it was made under ``config``: a
-    state of another config would fail deep inside the step, or worse, run."""
-    require_type("config", config, ForageConfig)
-    require_type("state", state, ForageState)
-    batch_shape = require_batch_shape(tuple(state.time.shape), batched)
-    expected, leaves = _state_leaf_types(config), jax.tree.leaves(state)
-    if len(leaves) != len(expected):
-        raise ValueError(f"the state has {len(leaves)} leaves; a ForageState has {len(expected)}")
-    for (path, shape, dtype), leaf in zip(expected, leaves, strict=True):
-        if tuple(leaf.shape) != batch_shape + shape or leaf.dtype != dtype:
-            raise ValueError(
-                f"the state does not fit this ForageConfig: state{path} has shape "
-                f"{tuple(leaf.shape)} and dtype {leaf.dtype}, the config makes "
-                f"{batch_shape + shape} and {dtype}; was the state made with another "
-                "config or env id?"
-            )
-    return batch_shape
 
 
 __all__ = ["batch_reset", "batch_step", "observe", "reset", "step"]

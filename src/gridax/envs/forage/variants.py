@@ -7,7 +7,6 @@ columns x and rows y.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import math
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from gridax.envs.forage.objects import (
     fourier,
     wall,
 )
+from gridax.validation import close_matches
 
 ALL = (None, None)
 
@@ -209,8 +209,8 @@ def make_config(env_id: str, **overrides) -> ForageConfig:
     """
     canonical = ALIASES.get(env_id, env_id)
     if canonical not in VARIANTS:
-        close = difflib.get_close_matches(env_id, registered_ids(), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = close_matches(env_id, registered_ids(), cutoff=0.5)
+        hint = f"; {hint}" if hint else ""
         raise ValueError(
             f"unknown forage id {env_id!r}{hint} Registered: {', '.join(registered_ids())}"
         )

@@ -22,8 +22,8 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int, Int16, Shaped
 
-from gridax.actions.selection import _INT16_MAX, _INT16_MIN, AbstractAction
-from gridax.grid import unpack_rows
+from gridax.envs.arc.actions import _INT16_MAX, _INT16_MIN, AbstractAction
+from gridax.envs.arc.grid import unpack_rows
 
 
 class ActionHistory(eqx.Module):

@@ -7,9 +7,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gridax import cli, compare
+from gridax import cli
+from gridax.bench import compare
 from gridax.envs.arc import operations as ops
-from gridax.grid import GRID_SIZE, live_mask
+from gridax.envs.arc.grid import GRID_SIZE, live_mask
 
 
 def test_missing_anchors_are_named_with_the_install_command(capsys, monkeypatch, tmp_path):

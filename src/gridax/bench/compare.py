@@ -1,7 +1,7 @@
 """gridax beside the anchors JaxARC, ARCLE and Foragax, in one run (extra ``compare``).
 
 Every env gets the same random actions: an operation uniform over 0-33 (submit left
-out) and a selection drawn by :func:`gridax.bench.random_actions` over the live grid.
+out) and a selection drawn by :func:`gridax.envs.arc.random_actions` over the live grid.
 JaxARC only understands masks (its point and bbox wrappers turn coordinates into a
 mask), so it steps the selection mask of the same action. JaxARC runs as its docs
 show, ``jax.vmap(env.step)`` inside ``lax.scan`` under one jit; ARCLE is a Gymnasium
@@ -32,11 +32,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gridax import bench
+from gridax.bench import arc as arc_bench
+from gridax.bench import forage as forage_bench
+from gridax.bench.timing import Row, median_seconds, scan_row
 from gridax.envs import arc
-from gridax.envs.arc import operations as ops
-from gridax.envs.arc import tasks as arc_tasks
-from gridax.grid import GRID_SIZE
+from gridax.envs.arc import GRID_SIZE, RESIZE, SUBMIT
 
 # JaxARC's and our reference figures use this ARC-AGI-1 training task (9x9 output).
 TASK_ID = "007bbfb7"
@@ -56,7 +56,7 @@ def missing_anchors() -> list[str]:
 
 
 def task_json(task_id: str = TASK_ID) -> dict:
-    return arc_tasks.builtin_task_files("arc-agi-1", "training")[task_id]
+    return arc.builtin_task_files("arc-agi-1", "training")[task_id]
 
 
 def working_shape_of(mask: jax.Array) -> jax.Array:
@@ -106,14 +106,14 @@ def make_jaxarc_env(task_id: str, num_steps: int):
     return Environment(config=config, buffer=stack_task_list([task]), episode_mode=0)
 
 
-def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
+def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
     from jaxarc.envs.actions import create_action
 
     def body(carry, _):
         states, key = carry
         key, action_key = jax.random.split(key)
         shape = working_shape_of(states.working_grid_mask)
-        action = bench.random_actions(action_key, shape, fmt)
+        action = arc.random_actions(action_key, shape, fmt)
         masks = action.to_selection_mask()
         states, timestep = jax.vmap(env.step)(
             states, jax.vmap(create_action)(action.operation, masks)
@@ -126,13 +126,13 @@ def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -
 
     # JaxARC keeps raw uint32[2] keys in its state (typed keys fail in its checks).
     states, _ = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.PRNGKey(0), num_envs))
-    return bench.scan_row("jaxarc", fmt, rollout, (states,), num_steps, repeats)
+    return scan_row("jaxarc", fmt, rollout, (states,), num_steps, repeats)
 
 
 def _arcle_action(rng: np.random.Generator, fmt: str, shape) -> dict:
     """The benchmark's action distribution in ARCLE's dict form."""
-    operation = int(rng.integers(0, ops.SUBMIT))
-    limit = (GRID_SIZE, GRID_SIZE) if operation == ops.RESIZE else tuple(shape)
+    operation = int(rng.integers(0, SUBMIT))
+    limit = (GRID_SIZE, GRID_SIZE) if operation == RESIZE else tuple(shape)
     first = [int(rng.integers(0, n)) for n in limit]
     second = first if fmt == "point" else [int(rng.integers(0, n)) for n in limit]
     (r1, r2), (c1, c2) = sorted((first[0], second[0])), sorted((first[1], second[1]))
@@ -162,7 +162,7 @@ def make_arcle_loader(task_id: str = TASK_ID):
     return OneTask()
 
 
-def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
+def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
     """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
     from arcle.envs import O2ARCv2Env
 
@@ -180,10 +180,8 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
             for env in envs:
                 env.step(_arcle_action(rng, fmt, env.current_state["grid_dim"]))
 
-    seconds = bench.median_seconds(run, repeats)
-    return bench.Row(
-        "arcle", fmt, "loop", num_envs, steps_each, num_envs * steps_each / seconds, 0.0, 0
-    )
+    seconds = median_seconds(run, repeats)
+    return Row("arcle", fmt, "loop", num_envs, steps_each, num_envs * steps_each / seconds, 0.0, 0)
 
 
 def make_foragax_env(env_id: str):
@@ -200,7 +198,7 @@ def make_foragax_env(env_id: str):
     return env
 
 
-def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: int) -> bench.Row:
+def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: int) -> Row:
     params = env.default_params
     batch_step = jax.vmap(env.step_env, in_axes=(0, 0, 0, None))
 
@@ -210,11 +208,11 @@ def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: in
         )
         return states, obs, rewards
 
-    rollout = bench.make_moves_rollout(step, num_envs, num_steps)
+    rollout = forage_bench.make_moves_rollout(step, num_envs, num_steps)
     keys = jax.random.split(jax.random.key(0), num_envs)
     _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
     label = env_id.removeprefix("Foragax")
-    return bench.scan_row("foragax", label, rollout, (states,), num_steps, repeats)
+    return scan_row("foragax", label, rollout, (states,), num_steps, repeats)
 
 
 def compare(
@@ -224,11 +222,11 @@ def compare(
     repeats: int = 3,
     progress: Callable | None = None,
     forage_ids: Sequence[str] = (),
-) -> list[bench.Row]:
+) -> list[Row]:
     """gridax and every installed anchor: ARC on :data:`TASK_ID` per format, and each
     forage id, per batch size."""
     missing = missing_anchors()
-    bank = arc_tasks.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
+    bank = arc.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
     jaxarc_env = None if "jaxarc" in missing else make_jaxarc_env(TASK_ID, num_steps)
     arcle_loader = None if "arcle" in missing else make_arcle_loader()
     foragax = {} if "foragax" in missing else {i: make_foragax_env(i) for i in forage_ids}
@@ -237,12 +235,12 @@ def compare(
     rows = []
     for env, what, n in progress(plan) if progress else plan:
         if env == "forage":
-            rows.append(bench.measure_forage(what, n, num_steps, repeats))
+            rows.append(forage_bench.measure_forage(what, n, num_steps, repeats))
             if foragax.get(what) is not None:
                 rows.append(measure_foragax(foragax[what], what, n, num_steps, repeats))
             continue
         config = arc.ArcConfig(selection_format=what, max_episode_steps=num_steps)
-        rows.append(bench.measure_scan(config, bank, n, num_steps, repeats))
+        rows.append(arc_bench.measure_scan(config, bank, n, num_steps, repeats))
         if jaxarc_env is not None:
             rows.append(measure_jaxarc(jaxarc_env, what, n, num_steps, repeats))
         if arcle_loader is not None:
@@ -250,7 +248,7 @@ def compare(
     return rows
 
 
-def format_ratios(rows: Sequence[bench.Row]) -> str:
+def format_ratios(rows: Sequence[Row]) -> str:
     """Per (format or forage id, batch size): steps/s of gridax, of each anchor, and
     gridax's speed-up over it."""
     by_key = {(r.env, r.selection_format, r.num_envs): r.steps_per_second for r in rows}

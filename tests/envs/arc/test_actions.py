@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gridax.actions import BboxAction, MaskAction, PointAction, empty_history, record_action
-from gridax.grid import pack_rows, unpack_rows
+from gridax.envs.arc.grid import pack_rows, unpack_rows
 
 
 def test_point_mask():

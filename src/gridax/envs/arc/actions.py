@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Int32, Shaped
 
-from gridax.grid import GRID_SHAPE, canvas_coordinates, pack_rows
+from gridax.envs.arc.grid import GRID_SHAPE, canvas_coordinates, pack_rows
 
 _INT32_MIN = np.iinfo(np.int32).min
 _INT32_MAX = np.iinfo(np.int32).max

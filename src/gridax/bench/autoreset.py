@@ -1,0 +1,49 @@
+"""The cost of automatic resets: ``AutoReset`` strategies against plain ``batch_step``."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+import gridax
+from gridax.bench.timing import Row, scan_row, state_bytes
+from gridax.envs import arc
+from gridax.wrappers import AutoReset
+
+AUTORESET_MODES = ("none", "always", "any_done", "pool")
+
+
+def make_autoreset_rollout(env, mode: str, num_steps: int):
+    """A jitted ``lax.scan`` of ``num_steps`` steps of random point actions, submit included
+    (about one step in 35 ends an episode), through ``AutoReset(env, mode)``; mode
+    ``"none"`` is plain ``batch_step`` without resets, the baseline."""
+    wrapper = AutoReset(env, "always" if mode == "none" else mode)
+
+    def body(carry, key):
+        state, bank = carry
+        env_states = state.env_state
+        actions = arc.random_actions(key, env_states.working_shape, "point", arc.NUM_OPERATIONS)
+        if mode == "none":
+            env_states, _, rewards, _, _ = env.batch_step(env_states, actions)
+            state = eqx.tree_at(lambda s: s.env_state, state, env_states)
+        else:
+            state, _, rewards, _, _ = wrapper.step(state, actions, bank)
+        return (state, bank), jnp.sum(rewards)
+
+    @jax.jit
+    def rollout(state, bank, key):
+        (state, _), rewards = jax.lax.scan(body, (state, bank), jax.random.split(key, num_steps))
+        return state, jnp.sum(rewards)
+
+    return wrapper, rollout
+
+
+def measure_autoreset(mode: str, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
+    env = gridax.make("ArcAgi1-v0")
+    wrapper, rollout = make_autoreset_rollout(env, mode, num_steps)
+    bank = env.default_params.arrays_only()
+    state, _ = wrapper.reset(jax.random.key(0), num_envs, bank)
+    row = scan_row("autoreset", mode, rollout, (state, bank), num_steps, repeats)
+    row.bytes_per_state = state_bytes(state.env_state)
+    return row

@@ -1,0 +1,81 @@
+"""Benchmark output: the table, the JSON and CSV files, the plot."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from gridax.bench.timing import Row
+
+
+def format_table(rows: Sequence[Row]) -> str:
+    header = (
+        f"{'env':<10}{'format':<24}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
+        f"{'of roofline':>12}{'compile s':>10}{'bytes/state':>12}"
+    )
+    lines = [header]
+    for r in rows:
+        fraction = "" if r.roofline_fraction is None else f"{r.roofline_fraction:.3f}"
+        # Envs that are not JAX (ARCLE) have neither a compilation nor a state pytree.
+        compiled = f"{r.compile_seconds:.2f}" if r.compile_seconds else "-"
+        size = f"{r.bytes_per_state:,}" if r.bytes_per_state else "-"
+        lines.append(
+            f"{r.env:<10}{r.selection_format:<24}{r.rollout:<8}{r.num_envs:>6}"
+            f"{r.steps_per_second:>13,.0f}{fraction:>12}{compiled:>10}{size:>12}"
+        )
+    return "\n".join(lines)
+
+
+def write_rows(
+    rows: Sequence[Row], out_dir: Path, metadata: dict, name: str = "bench"
+) -> list[Path]:
+    """Writes ``<name>.json`` (rows and run metadata) and ``<name>.csv``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records = [dataclasses.asdict(r) for r in rows]
+    json_path, csv_path = out_dir / f"{name}.json", out_dir / f"{name}.csv"
+    json_path.write_text(json.dumps({"metadata": metadata, "rows": records}, indent=2))
+    with csv_path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(records[0]))
+        writer.writeheader()
+        writer.writerows(records)
+    return [json_path, csv_path]
+
+
+def plot(rows: Sequence[Row], path: Path) -> Path:
+    """Log-log plot of steps/s against batch size, one line per (env, format, rollout)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    series: dict[str, list[Row]] = {}
+    for r in rows:
+        if r.env == "roofline":
+            label = "roofline"
+        elif r.env == "forage":
+            label = f"forage {r.selection_format}"
+        else:
+            label = f"{r.selection_format} ({r.rollout})"
+        series.setdefault(label, []).append(r)
+    for label, points in series.items():
+        style = "k--" if label == "roofline" else "o-"
+        axes.plot(
+            [p.num_envs for p in points], [p.steps_per_second for p in points], style, label=label
+        )
+    axes.set(
+        xscale="log",
+        yscale="log",
+        xlabel="environments",
+        ylabel="env-steps per second",
+        title="gridax throughput",
+    )
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path

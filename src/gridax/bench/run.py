@@ -1,0 +1,123 @@
+"""``gridax bench``: what the command runs and prints (the command line only parses)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import os
+import platform
+from pathlib import Path
+
+from gridax.bench.autoreset import AUTORESET_MODES
+
+# The forage worlds with speed targets (docs/forage.md, benchmarks/RESULTS.md).
+FORAGE_IDS = ("ForagaxDiwali-v5", "ForagaxBig-v5")
+__all__ = ["AUTORESET_MODES", "FORAGE_IDS", "Options", "bench", "compare", "simulate_devices"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """What ``gridax bench`` was asked for (the command line's flags)."""
+
+    quick: bool = False
+    num_envs: tuple[int, ...] = (1, 16, 64, 256, 1024, 4096)
+    formats: tuple[str, ...] = ("point", "bbox", "mask")
+    forage: tuple[str, ...] = FORAGE_IDS
+    autoreset: tuple[str, ...] = ()
+    devices: int = 0
+    rollouts: tuple[str, ...] = ("scan", "loop")
+    steps: int = 100
+    repeats: int = 5
+    compare: bool = False
+    out: str = "out/bench"
+
+
+def simulate_devices(count: int) -> None:
+    """Asks XLA for ``count`` CPU devices; only works before JAX starts its backend."""
+    flag = f"--xla_force_host_platform_device_count={count}"
+    os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flag}".strip()
+
+
+def _metadata(options: Options) -> dict:
+    import jax
+
+    from gridax.bench.arc import action_mix
+
+    return {
+        "date": datetime.date.today().isoformat(),
+        "jax": jax.__version__,
+        "device": jax.devices()[0].platform,
+        "cpu_count": os.cpu_count(),
+        "machine": platform.machine(),
+        "steps_per_rollout": options.steps,
+        "action_mix": action_mix(options.steps),
+        "tasks": "ARC-AGI-1 training (400 tasks, 30x30 canvas)",
+    }
+
+
+def _progress(description: str):
+    from rich.progress import track
+
+    return lambda plan: track(plan, description=description, transient=True)
+
+
+def bench(options: Options) -> int:
+    """Measures, prints the table and writes bench.json/.csv/.png to ``options.out``."""
+    from gridax.bench import report
+    from gridax.bench.sweep import sweep
+
+    metadata = _metadata(options)
+    print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")
+    print(f"actions: {metadata['action_mix']}")
+    if options.compare:
+        return compare(options, metadata)
+    sizes, rollouts = (
+        ((1, 1024), ("scan",)) if options.quick else (options.num_envs, options.rollouts)
+    )
+    rows = sweep(
+        formats=options.formats,
+        batch_sizes=sizes,
+        num_steps=options.steps,
+        repeats=options.repeats,
+        rollouts=rollouts,
+        progress=_progress("measuring"),
+        forage_ids=options.forage,
+        autoreset=options.autoreset,
+        devices=sorted({1, options.devices}) if options.devices else (),
+    )
+    print(report.format_table(rows))
+    out = Path(options.out)
+    written = report.write_rows(rows, out, metadata)
+    try:
+        written.append(report.plot(rows, out / "bench.png"))
+    except ImportError:
+        print("matplotlib is not installed: no plot (pip install matplotlib)")
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def compare(options: Options, metadata: dict) -> int:
+    """gridax beside JaxARC, ARCLE and Foragax (extra ``compare``), with the ratios."""
+    from gridax.bench import compare as anchors
+    from gridax.bench import report
+
+    missing = anchors.missing_anchors()
+    for name in missing:
+        print(f"{anchors.ANCHORS[name]} is not installed: {anchors.INSTALL_HINT}")
+    if len(missing) == len(anchors.ANCHORS):
+        return 1
+    print(f"ARC task: ARC-AGI-1 training {anchors.TASK_ID} for every env")
+    rows = anchors.compare(
+        formats=options.formats,
+        batch_sizes=(1, 1024) if options.quick else options.num_envs,
+        num_steps=options.steps,
+        repeats=options.repeats,
+        progress=_progress("comparing"),
+        forage_ids=options.forage,
+    )
+    print(report.format_table(rows))
+    print(anchors.format_ratios(rows))
+    metadata["tasks"] = f"ARC-AGI-1 training task {anchors.TASK_ID} only"
+    written = report.write_rows(rows, Path(options.out), metadata, name="compare")
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0

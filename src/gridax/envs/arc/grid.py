@@ -1,0 +1,54 @@
+"""ARC's canvas: padded grids and their helpers.
+
+Every ARC grid lives on a fixed ``GRID_SIZE x GRID_SIZE`` canvas with its live
+height and width stored beside it; cells outside the live rectangle are zero.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Bool, Int, UInt32
+
+GRID_SIZE = 30
+GRID_SHAPE = (GRID_SIZE, GRID_SIZE)
+NUM_COLOURS = 10
+
+
+def canvas_coordinates(
+    grid_shape: tuple[int, int] = GRID_SHAPE, batch_ndim: int = 0
+) -> tuple[Int[Array, "*ones H 1"], Int[Array, "*ones 1 W"]]:
+    """Row and column indices shaped to broadcast against ``(*batch, H, W)`` arrays."""
+    height, width = grid_shape
+    lead = (1,) * batch_ndim
+    rows = jnp.arange(height, dtype=jnp.int32).reshape(lead + (height, 1))
+    cols = jnp.arange(width, dtype=jnp.int32).reshape(lead + (1, width))
+    return rows, cols
+
+
+def live_mask(
+    shape: Int[Array, "*batch 2"], grid_shape: tuple[int, int] = GRID_SHAPE
+) -> Bool[Array, "*batch H W"]:
+    """Cells inside the live ``(height, width)`` rectangle anchored at the top-left."""
+    rows, cols = canvas_coordinates(grid_shape, shape.ndim - 1)
+    height = shape[..., 0][..., None, None]
+    width = shape[..., 1][..., None, None]
+    return (rows < height) & (cols < width)
+
+
+# NumPy, not jnp, so that importing gridax does not start a JAX backend.
+_BIT_WEIGHTS = np.left_shift(np.uint32(1), np.arange(GRID_SIZE, dtype=np.uint32))
+
+
+def pack_rows(mask: Bool[Array, "*batch H W"]) -> UInt32[Array, "*batch H"]:
+    """Packs each row of a boolean mask into one uint32 word (bit c = column c)."""
+    weights = _BIT_WEIGHTS[: mask.shape[-1]].reshape((1,) * (mask.ndim - 1) + (-1,))
+    return jnp.sum(jnp.where(mask, weights, jnp.uint32(0)), axis=-1, dtype=jnp.uint32)
+
+
+def unpack_rows(
+    bits: UInt32[Array, "*batch H"], width: int = GRID_SIZE
+) -> Bool[Array, "*batch H W"]:
+    """Inverse of :func:`pack_rows`."""
+    weights = _BIT_WEIGHTS[:width].reshape((1,) * bits.ndim + (width,))
+    return (bits[..., None] & weights) != 0
