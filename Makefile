@@ -22,6 +22,7 @@ test: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests benchmarks $(wildcard examples)
 	$(BIN)/ruff format --check src tests benchmarks $(wildcard examples)
+	$(BIN)/pyright src
 
 clean:
 	rm -rf $(VENV) .pytest_cache

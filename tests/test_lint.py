@@ -1,4 +1,5 @@
-"""The code stays ruff-clean (lint and format), so CI catches what editors miss."""
+"""The code stays ruff-clean (lint and format) and pyright-clean (basic mode, on src), so
+CI catches what editors miss."""
 
 import subprocess
 import sys
@@ -16,3 +17,11 @@ def test_ruff(command):
         [sys.executable, "-m", "ruff", *command, *PATHS], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pyright():
+    result = subprocess.run(
+        [sys.executable, "-m", "pyright", "src"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
+    assert "0 errors" in result.stdout

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import equinox as eqx
+from collections.abc import Callable
+
 import jax.numpy as jnp
+from jaxtyping import Array, ArrayLike
 
 
-def pinned(dtype):
-    """An ``eqx.Module`` field converted to ``dtype`` on construction, so a state's leaf
-    dtypes never drift (a Python int or a wider array passed in is cast)."""
-    return eqx.field(converter=lambda value: jnp.asarray(value, dtype=dtype))
+def as_dtype(dtype) -> Callable[[ArrayLike], Array]:
+    """A converter for ``eqx.field(converter=...)``: the field becomes an array of
+    ``dtype`` on construction, so a state's leaf dtypes never drift (a Python int or a
+    wider array passed in is cast)."""
+
+    def convert(value: ArrayLike) -> Array:
+        return jnp.asarray(value, dtype=dtype)
+
+    return convert

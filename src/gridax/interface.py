@@ -57,7 +57,7 @@ class Env(eqx.Module):
         """``reset`` over a batch of keys (a leading axis on every output)."""
 
     @abc.abstractmethod
-    def batch_step(self, states, actions):
+    def batch_step(self, states, actions) -> tuple[Any, Any, Array, Bool[Array, "..."], dict]:
         """``step`` over a batch: states and actions carry a leading batch axis."""
 
     @abc.abstractmethod

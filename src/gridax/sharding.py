@@ -14,6 +14,7 @@ docs/scaling.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 import numpy as np
@@ -22,7 +23,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 AXIS = "envs"
 
 
-def make_mesh(devices: Sequence[jax.Device] | None = None, axis_name: str = AXIS) -> Mesh:
+def make_mesh(devices: Sequence[Any] | None = None, axis_name: str = AXIS) -> Mesh:
     """A 1-D mesh over ``devices`` (default: every device of every process)."""
     devices = jax.devices() if devices is None else list(devices)
     if not devices:
@@ -76,7 +77,9 @@ def replicate(tree, mesh: Mesh):
     return shard_batch(tree, mesh, batched=False)
 
 
-def device_local(fn: Callable, mesh: Mesh, batched=None, out_batched=True) -> Callable:
+def device_local(
+    fn: Callable, mesh: Mesh, batched: Any = None, out_batched: Any = True
+) -> Callable:
     """``fn`` (a function of batches, e.g. ``batch_step`` or a ``lax.scan`` rollout) run
     by every device on its own slice, jitted.
 
@@ -119,4 +122,5 @@ def autoreset_batched(state):
             "the 'pool' auto-reset strategy shares one pool and cursor across the batch, "
             "which devices cannot update independently; use 'always' or 'any_done' sharded"
         )
-    return AutoResetState(True, True, None, False, False, False)
+    flags = (True, True, None, False, False, False)  # a prefix tree of flags, not a state
+    return AutoResetState(*flags)  # pyright: ignore[reportArgumentType]

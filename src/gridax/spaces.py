@@ -19,6 +19,9 @@ import jax.numpy as jnp
 class Space:
     """A set of values with a shape and dtype (or a tree of such sets)."""
 
+    shape: tuple[int, ...]
+    dtype: Any
+
     def sample(self, key) -> Any:
         raise NotImplementedError
 
@@ -112,6 +115,8 @@ class Dict(Space):
         index = jnp.asarray(index, jnp.int32)
         values = {}
         for name, space in reversed(self.spaces.items()):
+            if not isinstance(space, Discrete):
+                raise TypeError(f"unflatten needs Discrete fields; {name!r} is {space!r}")
             values[name] = index % space.n
             index = index // space.n
         values = {name: values[name] for name in self.spaces}

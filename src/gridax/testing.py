@@ -37,7 +37,8 @@ has no auto-reset; see :class:`gridax.wrappers.AutoReset`).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import equinox as eqx
 import jax
@@ -115,10 +116,10 @@ class _Checker:
         self.rewards: list[float] = []
         self.episodes_ended = 0
 
-    def fail(self, check: str, where: str, detail: str) -> None:
+    def fail(self, check: str, where: str, detail: str) -> NoReturn:
         raise ConformanceError(f"{self.env!r} fails {check!r} at {where}: {detail}")
 
-    def _counted(self, name: str, function):
+    def _counted(self, name: str, function) -> Callable[..., Any]:
         self.traces[name] = 0
 
         def traced(*args):
@@ -242,7 +243,8 @@ class _Checker:
             actions = self.sample_actions(jax.random.split(action_key, num_envs))
             outputs = self.batch_step(states, actions)
             where = f"batch_step {t}"
-            self.check_transition(*outputs, batch, where)
+            next_states, obs, reward, done, info = outputs
+            self.check_transition(next_states, obs, reward, done, info, batch, where)
             if compare:  # per-env slices taken in NumPy, outputs compared in NumPy
                 host_states, host_actions = jax.device_get((states, actions))
                 singles = [
@@ -252,7 +254,7 @@ class _Checker:
                 self.check_equal(
                     "batch_step equals a loop of step", where, _stack(singles), outputs
                 )
-            states = outputs[0]
+            states = next_states
             trajectory.append(outputs)
         if compare:
             self.episodes_ended += int(np.sum(trajectory[-1][3]))

@@ -25,7 +25,7 @@ def require_known(what: str, name: str, choices: Iterable[str], listing: str | N
 
 
 def is_integer(value) -> bool:
-    """A Python (or NumPy) integer, and not a bool."""
+    """A Python int, and not a bool."""
     return not isinstance(value, bool) and isinstance(value, int)
 
 

@@ -27,6 +27,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -55,7 +56,7 @@ def missing_anchors() -> list[str]:
     return [name for name in ANCHORS if importlib.util.find_spec(name) is None]
 
 
-def task_json(task_id: str = TASK_ID) -> dict:
+def task_json(task_id: str = TASK_ID) -> Any:
     return arc.builtin_task_files("arc-agi-1", "training")[task_id]
 
 
@@ -89,12 +90,12 @@ def _jaxarc_data_folder(task_id: str) -> Iterator[Path]:
 
 def make_jaxarc_env(task_id: str, num_steps: int):
     """JaxARC's ``Environment`` on one ARC-AGI-1 training task, episodes of ``num_steps``."""
-    from jaxarc import JaxArcConfig
-    from jaxarc.configs import DatasetConfig, EnvironmentConfig
-    from jaxarc.envs.environment import Environment
-    from jaxarc.parsers import ArcAgiParser
-    from jaxarc.utils.buffer import stack_task_list
-    from loguru import logger
+    from jaxarc import JaxArcConfig  # pyright: ignore[reportMissingImports]
+    from jaxarc.configs import DatasetConfig, EnvironmentConfig  # pyright: ignore[reportMissingImports]
+    from jaxarc.envs.environment import Environment  # pyright: ignore[reportMissingImports]
+    from jaxarc.parsers import ArcAgiParser  # pyright: ignore[reportMissingImports]
+    from jaxarc.utils.buffer import stack_task_list  # pyright: ignore[reportMissingImports]
+    from loguru import logger  # pyright: ignore[reportMissingImports]
 
     logger.disable("jaxarc")  # it logs every task it parses at DEBUG level
     with _jaxarc_data_folder(task_id) as root:
@@ -107,7 +108,7 @@ def make_jaxarc_env(task_id: str, num_steps: int):
 
 
 def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
-    from jaxarc.envs.actions import create_action
+    from jaxarc.envs.actions import create_action  # pyright: ignore[reportMissingImports]
 
     def body(carry, _):
         states, key = carry
@@ -142,7 +143,7 @@ def _arcle_action(rng: np.random.Generator, fmt: str, shape) -> dict:
 
 
 def make_arcle_loader(task_id: str = TASK_ID):
-    from arcle.loaders import Loader
+    from arcle.loaders import Loader  # pyright: ignore[reportMissingImports]
 
     class OneTask(Loader):
         """ARCLE's loader interface over one task of gridax's built-in data."""
@@ -164,7 +165,7 @@ def make_arcle_loader(task_id: str = TASK_ID):
 
 def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
     """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
-    from arcle.envs import O2ARCv2Env
+    from arcle.envs import O2ARCv2Env  # pyright: ignore[reportMissingImports]
 
     envs = [
         O2ARCv2Env(data_loader=loader, max_grid_size=(GRID_SIZE, GRID_SIZE))
@@ -186,7 +187,7 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
 
 def make_foragax_env(env_id: str):
     """Foragax's env for ``env_id``, or None if the installed release does not register it."""
-    from foragax.registry import ENV_CONFIGS, make
+    from foragax.registry import ENV_CONFIGS, make  # pyright: ignore[reportMissingImports]
 
     if env_id not in ENV_CONFIGS:
         return None

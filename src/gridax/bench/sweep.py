@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from gridax.bench import arc as arc_bench
-from gridax.bench import forage
+from gridax.bench import autoreset as autoreset_bench
+from gridax.bench import forage as forage_bench
 from gridax.bench.arc import FORMATS
 from gridax.bench.timing import Row
 from gridax.envs import arc
@@ -27,7 +29,7 @@ def sweep(
     """Measures the roofline, every ARC (format, batch size, rollout style), every
     forage id and every auto-reset mode (scan rollouts) in one run."""
     tasks = arc.load_tasks("arc-agi-1", split="training")
-    plan = [("roofline", None, n) for n in batch_sizes]
+    plan: list[tuple[str, Any, int]] = [("roofline", None, n) for n in batch_sizes]
     plan += [(style, fmt, n) for fmt in formats for style in rollouts for n in batch_sizes]
     plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
     plan += [("autoreset", mode, n) for mode in autoreset for n in batch_sizes]
@@ -38,9 +40,9 @@ def sweep(
             row = arc_bench.measure_roofline(tasks, n, num_steps, repeats)
             roofline[n] = row.steps_per_second
         elif style == "forage":
-            row = forage.measure_forage(fmt, n, num_steps, repeats)
+            row = forage_bench.measure_forage(fmt, n, num_steps, repeats)
         elif style == "autoreset":
-            row = autoreset.measure_autoreset(fmt, n, num_steps, repeats)
+            row = autoreset_bench.measure_autoreset(fmt, n, num_steps, repeats)
         elif style == "sharded":
             row = arc_bench.measure_devices(tasks, fmt, n, num_steps, repeats)
         else:

@@ -1,6 +1,11 @@
 """Wrappers over gridax envs: automatic resets, and gymnax's interface (extra ``gymnax``)."""
 
+from typing import TYPE_CHECKING
+
 from gridax.wrappers.autoreset import STRATEGIES, AutoReset, AutoResetState
+
+if TYPE_CHECKING:  # imported on use below: gymnax is an optional extra
+    from gridax.wrappers.gymnax import GymnaxEnv
 
 __all__ = ["STRATEGIES", "AutoReset", "AutoResetState", "GymnaxEnv"]
 

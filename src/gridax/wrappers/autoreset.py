@@ -93,7 +93,8 @@ class AutoReset(eqx.Module):
         params = self._params(params)
         env_state, final_obs, reward, done, info = self.env.batch_step(state.env_state, actions)
         # Each env's next reset key, and the key after it; used only where done.
-        fresh, later = jnp.moveaxis(jax.vmap(lambda k: prng.split(k, 2))(state.reset_keys), 1, 0)
+        pairs = jax.vmap(lambda k: prng.split(k, 2))(state.reset_keys)
+        fresh, later = pairs[:, 0], pairs[:, 1]
         pool_key, pool, cursor = state.pool_key, state.pool, state.cursor
 
         def restart(env_state, cursor):

@@ -88,8 +88,9 @@ class GymnaxEnv(environment.Environment):
         return space.n
 
     def action_space(self, params=None):
-        if self.flat_actions:
-            return gymnax_spaces.Discrete(flat_size(self.env.action_space))
+        size = flat_size(self.env.action_space)
+        if self.flat_actions and size is not None:
+            return gymnax_spaces.Discrete(size)
         return to_gymnax_space(self.env.action_space)
 
     def observation_space(self, params=None):
@@ -97,9 +98,11 @@ class GymnaxEnv(environment.Environment):
 
     def _action(self, action):
         space = self.env.action_space
+        if not isinstance(space, spaces.Dict):
+            return action
         if self.flat_actions:
             return space.unflatten(action)
-        if isinstance(action, Mapping) and isinstance(space, spaces.Dict) and space.cls:
+        if isinstance(action, Mapping) and space.cls:
             return space.cls(**action)  # a sample of the gymnax Dict space
         return action
 

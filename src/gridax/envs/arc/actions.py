@@ -22,6 +22,7 @@ import numpy as np
 from jaxtyping import Array, Bool, Int32, Shaped
 
 from gridax.envs.arc.grid import GRID_SHAPE, canvas_coordinates, pack_rows
+from gridax.geometry import box_mask
 
 _INT32_MIN = np.iinfo(np.int32).min
 _INT32_MAX = np.iinfo(np.int32).max
@@ -177,9 +178,8 @@ class BboxAction(AbstractAction):
         )
 
     def to_selection_mask(self, grid_shape=GRID_SHAPE):
-        rows, cols = canvas_coordinates(grid_shape, self.r1.ndim)
-        top, left, bottom, right = (c[..., None, None] for c in self.corners())
-        return (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
+        top, left, bottom, right = self.corners()
+        return box_mask(top, left, bottom, right, grid_shape)
 
     def within_canvas(self, grid_shape=GRID_SHAPE):
         height, width = grid_shape

@@ -16,6 +16,7 @@ finished episode ignores.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 
 import equinox as eqx
@@ -24,11 +25,12 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
-from gridax.envs.arc import generators
+from gridax.envs.arc import families, generators
 from gridax.envs.arc import operations as ops
 from gridax.envs.arc.actions import MaskAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step
+from gridax.envs.arc.families import Step
 from gridax.envs.arc.grid import GRID_SHAPE, NUM_COLOURS, canvas_coordinates, live_mask
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcState
@@ -44,16 +46,13 @@ class Demonstration(eqx.Module):
     length: Int32[Array, "*batch"]
 
 
-Step = tuple[Int32[Array, ""], Bool[Array, "30 30"]]  # (operation, selection)
-
-
 def _submit() -> Step:
     return jnp.int32(ops.SUBMIT), jnp.ones(GRID_SHAPE, bool)
 
 
-def _padded(steps: list[Step], prefix: list[Step]) -> tuple[Demonstration, int]:
+def _padded(steps: Sequence[Step], prefix: Sequence[Step]) -> Demonstration:
     """Stacks one env's steps (submit appended, then padded with submits)."""
-    steps = prefix + steps + [_submit()]
+    steps = [*prefix, *steps, _submit()]
     length = len(steps)
     assert length <= LENGTH, "a demonstration longer than LENGTH"  # a gridax bug
     steps = steps + [_submit()] * (LENGTH - length)
@@ -108,53 +107,22 @@ def paint(states: ArcState, config: ArcConfig) -> Demonstration:
     return _vectorised(_paint_one, states)
 
 
-def _object_steps(state: ArcState, parameters: generators.TaskParameters) -> dict[str, list]:
-    """The family-specific steps of every family (before the submit), for one env."""
-    grid, shape = state.input_grid, state.input_shape
-    live = live_mask(shape)
-    a = parameters.source_colour.astype(jnp.int8)
-    recolour = (ops.FILL + parameters.new_colour, live & (grid == a))
-    fill = (ops.FILL + parameters.new_colour, live & (grid == 0))
-    top, left, bottom, right = generators.object_bounds(grid)
-    rows, cols = canvas_coordinates()
-    box = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
-    # One move per cell of distance, each selecting the object where the last left it.
-    move = jnp.asarray(generators.MOVES)[parameters.direction]
-    moves = []
-    for k in range(generators.MAX_DISTANCE):
-        shifted = jnp.roll(grid != 0, (k * move[0], k * move[1]), axis=(0, 1))
-        operation = jnp.where(
-            k < parameters.distance, ops.MOVE_UP + parameters.direction, ops.SUBMIT
-        )
-        moves.append((operation, jnp.where(k < parameters.distance, shifted, True)))
-    return {
-        "copy": [],
-        "recolour": [recolour],
-        "fill_background": [fill],
-        "flip_horizontal": [(ops.FLIP_HORIZONTAL, live)],
-        "flip_vertical": [(ops.FLIP_VERTICAL, live)],
-        "rotate": [(ops.ROTATE_CW, live)],
-        "flip_object": [(ops.FLIP_HORIZONTAL, box)],
-        "rotate_object": [(ops.ROTATE_CW, box)],
-        "translate": moves,
-        "draw_box": [(ops.FILL + parameters.new_colour, generators.box_ring(grid))],
-        "flip_recolour": [recolour, (ops.FLIP_HORIZONTAL, live)],
-        "translate_recolour": [recolour] + moves,
-        "rotate_fill": [fill, (ops.ROTATE_CW, live)],
-    }
-
-
 def _natural_one(state: ArcState, generator: generators.Generator, prefix) -> Demonstration:
     parameters = generator.parameters(state.task_index)
-    steps = _object_steps(state, parameters)
-    by_family = {family: _padded(family_steps, prefix) for family, family_steps in steps.items()}
-    unused_moves = generators.MAX_DISTANCE - parameters.distance  # submits: the episode ends
-    for family in ("translate", "translate_recolour"):
-        by_family[family] = eqx.tree_at(
-            lambda d: d.length, by_family[family], by_family[family].length - unused_moves
-        )
-    by_family["scale"] = _paint_one(state)
-    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *(by_family[f] for f in generators.FAMILIES))
+    pieces = families.hints(state.input_grid, state.input_shape, parameters)
+    unused_moves = families.MAX_DISTANCE - parameters.distance  # submits: the episode ends
+    by_family = []
+    for family in families.FAMILIES.values():
+        if family.demonstration is None:  # no short solution: paint it
+            by_family.append(_paint_one(state))
+            continue
+        demonstration = _padded(family.demonstration(pieces), prefix)
+        if family.ends_with_moves:
+            demonstration = eqx.tree_at(
+                lambda d: d.length, demonstration, demonstration.length - unused_moves
+            )
+        by_family.append(demonstration)
+    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *by_family)
     return jax.tree.map(lambda x: x[parameters.family], stacked)
 
 

@@ -47,32 +47,15 @@ import numpy as np
 from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
 
 from gridax import prng
-from gridax.envs.arc.grid import GRID_SIZE, canvas_coordinates, live_mask
+from gridax.envs.arc.families import FAMILIES as FAMILY_RECORDS
+from gridax.envs.arc.families import MAX_DISTANCE, MOVES
+from gridax.envs.arc.grid import GRID_SIZE, canvas_box, canvas_coordinates
 from gridax.envs.arc.tasks import TaskBank, TaskSource
 
-FAMILIES = (
-    "copy",
-    "recolour",
-    "fill_background",
-    "flip_horizontal",
-    "flip_vertical",
-    "rotate",
-    "flip_object",
-    "rotate_object",
-    "translate",
-    "draw_box",
-    "scale",
-    "flip_recolour",
-    "translate_recolour",
-    "rotate_fill",
-)
+FAMILIES = tuple(FAMILY_RECORDS)  # the family names, in the order task parameters number them
 MIXTURE = "mixture"
-# Families whose input holds exactly one object (the rule is about that object).
-ONE_OBJECT = ("flip_object", "rotate_object", "translate", "draw_box", "translate_recolour")
-# Up, down, left, right. NumPy, not jnp: importing gridax must not start a JAX backend.
-MOVES = np.array([[-1, 0], [1, 0], [0, -1], [0, 1]], np.int32)
+RULES = {name: family.rule for name, family in FAMILY_RECORDS.items()}
 MAX_OBJECT_SIZE = 5
-MAX_DISTANCE = 3  # cells a translate task moves its object
 
 
 class TaskParameters(NamedTuple):
@@ -309,12 +292,7 @@ def _object(draws: _Draws, height, width, margin, room, square=False) -> Bool[Ar
     if square:
         bits = bits.at[0, 0].set(True).at[object_height - 1, object_height - 1].set(True)
     rows, cols = canvas_coordinates()
-    inside = (
-        (rows >= top)
-        & (rows < top + object_height)
-        & (cols >= left_edge)
-        & (cols < left_edge + object_width)
-    )
+    inside = canvas_box(top, left_edge, top + object_height - 1, left_edge + object_width - 1)
     sprite_rows = jnp.clip(rows - top, 0, MAX_OBJECT_SIZE - 1)
     sprite_cols = jnp.clip(cols - left_edge, 0, MAX_OBJECT_SIZE - 1)
     return inside & bits[sprite_rows, sprite_cols]
@@ -342,144 +320,24 @@ def _scene(
     return grid
 
 
-# --- rules (used by the generator; tests check them against NumPy) ----------------------
-
-
 def _shape(height, width) -> Int32[Array, " 2"]:
     return jnp.stack([height, width]).astype(jnp.int32)
 
 
-def _gather(grid, source_rows, source_cols, keep) -> Int8[Array, "30 30"]:
-    rows = jnp.clip(source_rows, 0, GRID_SIZE - 1)
-    cols = jnp.clip(source_cols, 0, GRID_SIZE - 1)
-    return jnp.where(keep, grid[rows, cols], jnp.int8(0))
-
-
-def recolour(grid, shape, parameters: TaskParameters):
-    a, b = parameters.source_colour.astype(jnp.int8), parameters.new_colour.astype(jnp.int8)
-    return jnp.where(grid == a, b, grid), shape
-
-
-def fill_background(grid, shape, parameters: TaskParameters):
-    c = parameters.new_colour.astype(jnp.int8)
-    return jnp.where(live_mask(shape) & (grid == 0), c, grid), shape
-
-
-def flip_horizontal(grid, shape, parameters=None):
-    rows, cols = canvas_coordinates()
-    return _gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
-
-
-def flip_vertical(grid, shape, parameters=None):
-    rows, cols = canvas_coordinates()
-    return _gather(grid, shape[0] - 1 - rows, cols, live_mask(shape)), shape
-
-
-def rotate(grid, shape, parameters=None):
-    """Clockwise: the cell at ``(i, j)`` goes to ``(j, h - 1 - i)``."""
-    rows, cols = canvas_coordinates()
-    rotated_shape = shape[::-1]
-    return _gather(grid, shape[0] - 1 - cols, rows, live_mask(rotated_shape)), rotated_shape
-
-
-def object_bounds(grid) -> tuple[Int32[Array, ""], ...]:
-    """``(top, left, bottom, right)`` of the nonzero cells, inclusive."""
-    index = jnp.arange(GRID_SIZE, dtype=jnp.int32)
-    rows, cols = jnp.any(grid != 0, axis=1), jnp.any(grid != 0, axis=0)
-    first = lambda present: jnp.min(jnp.where(present, index, GRID_SIZE))  # noqa: E731
-    last = lambda present: jnp.max(jnp.where(present, index, -1))  # noqa: E731
-    return first(rows), first(cols), last(rows), last(cols)
-
-
-def flip_object(grid, shape, parameters=None):
-    top, left, bottom, right = object_bounds(grid)
-    rows, cols = canvas_coordinates()
-    inside = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
-    return jnp.where(inside, _gather(grid, rows, left + right - cols, inside), grid), shape
-
-
-def rotate_object(grid, shape, parameters=None):
-    """The bounding box of the nonzero cells (square) turned clockwise in place."""
-    top, left, bottom, _ = object_bounds(grid)
-    size = bottom - top + 1
-    rows, cols = canvas_coordinates()
-    inside = (rows >= top) & (rows < top + size) & (cols >= left) & (cols < left + size)
-    source_rows, source_cols = top + size - 1 - (cols - left), left + (rows - top)
-    return jnp.where(inside, _gather(grid, source_rows, source_cols, inside), grid), shape
-
-
-def translate(grid, shape, parameters: TaskParameters):
-    move = jnp.asarray(MOVES)[parameters.direction] * parameters.distance
-    rows, cols = canvas_coordinates()
-    source_rows, source_cols = rows - move[0], cols - move[1]
-    inside = (source_rows >= 0) & (source_rows < GRID_SIZE) & (source_cols >= 0)
-    inside = inside & (source_cols < GRID_SIZE) & live_mask(shape)
-    return _gather(grid, source_rows, source_cols, inside), shape
-
-
-def box_ring(grid) -> Bool[Array, "30 30"]:
-    """The cells one step outside the bounding box of the nonzero cells."""
-    top, left, bottom, right = object_bounds(grid)
-    rows, cols = canvas_coordinates()
-    outer = (rows >= top - 1) & (rows <= bottom + 1) & (cols >= left - 1) & (cols <= right + 1)
-    inner = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
-    return outer & ~inner
-
-
-def draw_box(grid, shape, parameters: TaskParameters):
-    return jnp.where(box_ring(grid), parameters.new_colour.astype(jnp.int8), grid), shape
-
-
-def scale(grid, shape, parameters: TaskParameters):
-    factor = parameters.factor
-    rows, cols = canvas_coordinates()
-    scaled_shape = shape * factor
-    return _gather(grid, rows // factor, cols // factor, live_mask(scaled_shape)), scaled_shape
-
-
-def _compose(*rules):
-    def composed(grid, shape, parameters):
-        for rule in rules:
-            grid, shape = rule(grid, shape, parameters)
-        return grid, shape
-
-    return composed
-
-
-RULES = {
-    "copy": lambda grid, shape, parameters=None: (grid, shape),
-    "recolour": recolour,
-    "fill_background": fill_background,
-    "flip_horizontal": flip_horizontal,
-    "flip_vertical": flip_vertical,
-    "rotate": rotate,
-    "flip_object": flip_object,
-    "rotate_object": rotate_object,
-    "translate": translate,
-    "draw_box": draw_box,
-    "scale": scale,
-    "flip_recolour": _compose(flip_horizontal, recolour),
-    "translate_recolour": _compose(translate, recolour),
-    "rotate_fill": _compose(rotate, fill_background),
-}
-
-
-def _make_pair(family: str):
+def _make_pair(name: str):
     """How a family draws an input (grid size, objects, margins) before its rule."""
-    square = family in ("rotate", "rotate_fill")
-    largest = GRID_SIZE // 3 if family == "scale" else GRID_SIZE  # room for factor 3
-    one_object = family in ONE_OBJECT
+    family = FAMILY_RECORDS[name]
 
     def pair(key, parameters: TaskParameters, generator: Generator) -> Pair:
-        count = 1 if one_object else generator.num_objects
+        count = 1 if family.one_object else generator.num_objects
         _, uniforms = prng.split_uniform(key, 0, 2 + count * UNIFORMS_PER_OBJECT)
         draws = _Draws(uniforms)
-        high = min(generator.max_size, largest)
+        high = min(generator.max_size, family.max_size)
         low = min(generator.min_size, high)
         height = draws.integer(low, high)
-        width = height if square else draws.integer(low, high)
-        options = {}
-        if family in ("translate", "translate_recolour"):
+        width = height if family.square_grid else draws.integer(low, high)
+        options = {"margin": family.margin, "square": family.square_object}
+        if family.room_for_move:
             move = jnp.asarray(MOVES)[parameters.direction] * parameters.distance
             options["room"] = (
                 jnp.maximum(-move[0], 0),
@@ -487,15 +345,11 @@ def _make_pair(family: str):
                 jnp.maximum(-move[1], 0),
                 jnp.maximum(move[1], 0),
             )
-        if family == "draw_box":
-            options["margin"] = 1
-        if family == "rotate_object":
-            options["square"] = True
         grid = _scene(draws, parameters, count, generator.num_colours, height, width, **options)
-        if family in ("fill_background", "rotate_fill"):
+        if family.keep_background:
             grid = grid.at[height - 1, width - 1].set(0)  # at least one background cell
         shape = _shape(height, width)
-        output, output_shape = RULES[family](grid, shape, parameters)
+        output, output_shape = family.rule(grid, shape, parameters)
         return Pair(grid, shape, output.astype(jnp.int8), output_shape.astype(jnp.int32))
 
     return pair

@@ -10,6 +10,8 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Int, UInt32
 
+from gridax.geometry import box_mask, coordinates
+
 GRID_SIZE = 30
 GRID_SHAPE = (GRID_SIZE, GRID_SIZE)
 NUM_COLOURS = 10
@@ -19,11 +21,12 @@ def canvas_coordinates(
     grid_shape: tuple[int, int] = GRID_SHAPE, batch_ndim: int = 0
 ) -> tuple[Int[Array, "*ones H 1"], Int[Array, "*ones 1 W"]]:
     """Row and column indices shaped to broadcast against ``(*batch, H, W)`` arrays."""
-    height, width = grid_shape
-    lead = (1,) * batch_ndim
-    rows = jnp.arange(height, dtype=jnp.int32).reshape(lead + (height, 1))
-    cols = jnp.arange(width, dtype=jnp.int32).reshape(lead + (1, width))
-    return rows, cols
+    return coordinates(grid_shape, batch_ndim)
+
+
+def canvas_box(top, left, bottom, right) -> Bool[Array, "*batch 30 30"]:
+    """The canvas cells of a rectangle, corners included."""
+    return box_mask(top, left, bottom, right, GRID_SHAPE)
 
 
 def live_mask(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from PIL import Image, ImageDraw
 
@@ -63,7 +64,7 @@ def last_selection(state: ArcState) -> np.ndarray | None:
     slot = (steps - 1) % state.history.length
     record = np.asarray(state.history.selection[slot])
     operation = int(state.history.operation[slot])
-    if bool(ignores_selection(operation)):  # submit and copy-input: nothing to outline
+    if bool(ignores_selection(jnp.asarray(operation))):  # submit and copy-input: nothing to outline
         return None
     if record.shape[-1] == 2:
         action = PointAction(operation, int(record[0]), int(record[1]))
@@ -127,7 +128,9 @@ def render(
     if one.clipboard_mask.any():
         rows, cols = np.nonzero(one.clipboard_mask)
         shape = (rows.max() + 1, cols.max() + 1)
-        panels.append(("clipboard", grid_image(one.clipboard, shape, cell, one.clipboard_mask)))
+        panels.append(
+            ("clipboard", grid_image(one.clipboard, shape, cell, np.asarray(one.clipboard_mask)))
+        )
     if show_target:
         panels.append(("target", grid_image(one.target_grid, one.target_shape, cell)))
     image = _sheet(panels)

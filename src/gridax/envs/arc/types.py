@@ -10,7 +10,7 @@ from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
 
 from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import ActionHistory
-from gridax.fields import pinned
+from gridax.fields import as_dtype
 
 
 class ArcState(eqx.Module):
@@ -23,25 +23,25 @@ class ArcState(eqx.Module):
     ``task_index``/``pair_index`` say where they came from.
     """
 
-    working_grid: Int8[Array, "*batch 30 30"] = pinned(jnp.int8)
-    working_shape: Int32[Array, "*batch 2"] = pinned(jnp.int32)
-    input_grid: Int8[Array, "*batch 30 30"] = pinned(jnp.int8)
-    input_shape: Int32[Array, "*batch 2"] = pinned(jnp.int32)
-    target_grid: Int8[Array, "*batch 30 30"] = pinned(jnp.int8)
-    target_shape: Int32[Array, "*batch 2"] = pinned(jnp.int32)
+    working_grid: Int8[Array, "*batch 30 30"] = eqx.field(converter=as_dtype(jnp.int8))
+    working_shape: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
+    input_grid: Int8[Array, "*batch 30 30"] = eqx.field(converter=as_dtype(jnp.int8))
+    input_shape: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
+    target_grid: Int8[Array, "*batch 30 30"] = eqx.field(converter=as_dtype(jnp.int8))
+    target_shape: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
     # The last copied cells at their original positions, and the top-left of the
     # copied selection's bounding box (where a paste aligns them).
-    clipboard: Int8[Array, "*batch 30 30"] = pinned(jnp.int8)
-    clipboard_mask: Bool[Array, "*batch 30 30"] = pinned(bool)
-    clipboard_origin: Int32[Array, "*batch 2"] = pinned(jnp.int32)
-    step_count: Int32[Array, "*batch"] = pinned(jnp.int32)
-    task_index: Int32[Array, "*batch"] = pinned(jnp.int32)
-    pair_index: Int32[Array, "*batch"] = pinned(jnp.int32)
-    similarity: Float32[Array, "*batch"] = pinned(jnp.float32)
-    terminated: Bool[Array, "*batch"] = pinned(bool)
-    success: Bool[Array, "*batch"] = pinned(bool)
+    clipboard: Int8[Array, "*batch 30 30"] = eqx.field(converter=as_dtype(jnp.int8))
+    clipboard_mask: Bool[Array, "*batch 30 30"] = eqx.field(converter=as_dtype(bool))
+    clipboard_origin: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
+    step_count: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))
+    task_index: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))
+    pair_index: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))
+    similarity: Float32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.float32))
+    terminated: Bool[Array, "*batch"] = eqx.field(converter=as_dtype(bool))
+    success: Bool[Array, "*batch"] = eqx.field(converter=as_dtype(bool))
     # Raw PRNG key data (not a typed key), so the state serialises as plain arrays.
-    key: UInt32[Array, "*batch 2"] = pinned(jnp.uint32)
+    key: UInt32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.uint32))
     history: ActionHistory
 
     @property

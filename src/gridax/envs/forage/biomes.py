@@ -18,14 +18,13 @@ from gridax.batching import cond_rare
 from gridax.envs.forage import schedules
 from gridax.envs.forage.config import ForageParams, Structure
 from gridax.envs.forage.types import Biomes, Cells, ForageState
-from gridax.envs.forage.world import cell_grid
+from gridax.geometry import box_mask
 
 
 def biome_cells(params: ForageParams, biome, structure: Structure) -> Bool[Array, "H W"]:
     """The cells of a biome's rectangle."""
-    x0, y0, x1, y1 = (params.biome_bounds[biome, i] for i in range(4))
-    rows, cols = cell_grid(structure.height, structure.width)
-    return (cols >= x0) & (cols < x1) & (rows >= y0) & (rows < y1)
+    x0, y0, x1, y1 = (params.biome_bounds[biome, i] for i in range(4))  # half-open
+    return box_mask(y0, x0, y1 - 1, x1 - 1, (structure.height, structure.width))
 
 
 def spawn(
@@ -129,7 +128,7 @@ def regenerate_due(state: ForageState, time, key, structure: Structure):
     regenerated = jnp.any(crossing)
     state = cond_rare(
         regenerated,
-        lambda s, *args: regenerate(s, *args, structure),
+        lambda s, crossing, time, key: regenerate(s, crossing, time, key, structure),
         state,
         crossing,
         time,

@@ -107,6 +107,13 @@ class Structure(eqx.Module):
         return not self.wrap and self.aperture is not None
 
     @property
+    def aperture_size(self) -> tuple[int, int]:
+        """``(h, w)`` of the agent's view; only for worlds with an aperture."""
+        if self.aperture is None:
+            raise ValueError("this world has no aperture (aperture=None): the agent sees it all")
+        return self.aperture
+
+    @property
     def padding_id(self) -> int:
         return self.num_objects + 1
 
@@ -211,8 +218,8 @@ class ForageConfig(eqx.Module):
             x0, y0, x1, y1 = biome.bounds(self.width, self.height)
             if x0 >= x1 or y0 >= y1:
                 _fail(f"biomes[{i}]", "covers no cell of the world", biome)
-        if self.aperture is not None:
-            size = self.aperture_shape
+        size = self.aperture_shape
+        if size is not None:
             odd = all(isinstance(s, int) and s >= 1 and s % 2 == 1 for s in size)
             if len(size) != 2 or not odd:
                 _fail("aperture", "must be None or odd positive sizes (h, w)", self.aperture)

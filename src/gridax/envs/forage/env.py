@@ -185,10 +185,10 @@ def reset(key, config: ForageConfig, params: ForageParams | None = None):
 def batch_reset(keys, config: ForageConfig, params: ForageParams | None = None):
     """``reset`` for a batch of keys; ``params`` may be shared or batched (one per env)."""
     keys = batch_key_data(keys)
-    params = checks.params_for(config, params)
-    if jax.tree.leaves(params)[0].ndim == jax.tree.leaves(config.params())[0].ndim:
-        params = jax.tree.map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + x.shape), params)
-    return _batch_reset_jit(keys, params, config.structure())
+    variant = checks.params_for(config, params)
+    if jax.tree.leaves(variant)[0].ndim == jax.tree.leaves(config.params())[0].ndim:
+        variant = jax.tree.map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + x.shape), variant)
+    return _batch_reset_jit(keys, variant, config.structure())
 
 
 def step(state: ForageState, action, config: ForageConfig):

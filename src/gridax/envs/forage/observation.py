@@ -22,7 +22,7 @@ Cells = tuple[Int32[Array, "h 1"], Int32[Array, "1 w"]]
 def window(state: ForageState, structure: Structure) -> tuple[Int32[Array, "h w"], Cells]:
     """Object ids the agent sees in its aperture (padding beyond a walled edge), and the
     world cells (rows, columns) they come from."""
-    height, width = structure.aperture
+    height, width = structure.aperture_size
     rows = state.position[0] - height // 2 + jnp.arange(height)
     cols = state.position[1] - width // 2 + jnp.arange(width)
     if structure.wrap:

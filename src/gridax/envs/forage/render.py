@@ -23,6 +23,7 @@ from gridax.envs.forage.observation import colours, window
 from gridax.envs.forage.schedules import reward_map
 from gridax.envs.forage.types import ForageState
 from gridax.envs.forage.world import cell_grid
+from gridax.geometry import box_mask
 
 AGENT = (230, 0, 230)
 AGENT_RIM = (60, 0, 60)
@@ -45,17 +46,12 @@ def _paint(image, where, colour):
     return jnp.where(where[..., None], jnp.asarray(colour, jnp.uint8), image)
 
 
-def _agent_square(shape: tuple[int, int], row, col, cell: int):
+def _agent_square(shape: tuple[int, ...], row, col, cell: int):
     """Pixel masks of the agent's square (a margin inside its cell) and of its rim."""
-    rows = jax.lax.broadcasted_iota(jnp.int32, shape, 0)
-    cols = jax.lax.broadcasted_iota(jnp.int32, shape, 1)
     margin = max(cell // 6, 1)
-    square = (
-        (rows >= row * cell + margin)
-        & (rows < (row + 1) * cell - margin)
-        & (cols >= col * cell + margin)
-        & (cols < (col + 1) * cell - margin)
-    )
+    top, left = row * cell + margin, col * cell + margin
+    bottom, right = (row + 1) * cell - margin - 1, (col + 1) * cell - margin - 1
+    square = box_mask(top, left, bottom, right, (shape[0], shape[1]))
     return square, _edges(square)
 
 
@@ -86,7 +82,7 @@ def _aperture(state: ForageState, structure: Structure, cell: int):
     ids, cells = window(state, structure)
     rgb = colours(state, jnp.minimum(ids, structure.num_objects + 1), cells, structure) * 255
     image = _cells_to_pixels(rgb.round().astype(jnp.uint8), cell)
-    height, width = structure.aperture
+    height, width = structure.aperture_size
     square, rim = _agent_square(image.shape[:2], height // 2, width // 2, cell)
     return _paint(_paint(image, square, AGENT), rim, AGENT_RIM)
 

@@ -16,31 +16,37 @@ import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int8, Int32, UInt8, UInt32
 
 from gridax.envs.forage.config import ForageParams
-from gridax.fields import pinned
+from gridax.fields import as_dtype
 
 
 class Cells(eqx.Module):
     """What each cell holds: the object that is or will be there, and where it came from."""
 
-    object: Int8[Array, "*b H W"] = pinned(jnp.int8)  # present or regrowing; 0 none
-    ready_at: Int32[Array, "*b H W"] = pinned(jnp.int32)  # visible from this state time
-    origin: Int8[Array, "*b H W"] = pinned(jnp.int8)  # biome whose spawn drew its curve
-    generation: Int32[Array, "*b H W"] = pinned(jnp.int32)  # that biome's generation then
+    # present or regrowing; 0 none
+    object: Int8[Array, "*b H W"] = eqx.field(converter=as_dtype(jnp.int8))
+    # visible from this state time
+    ready_at: Int32[Array, "*b H W"] = eqx.field(converter=as_dtype(jnp.int32))
+    # biome whose spawn drew its curve
+    origin: Int8[Array, "*b H W"] = eqx.field(converter=as_dtype(jnp.int8))
+    # that biome's generation then
+    generation: Int32[Array, "*b H W"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
 class Biomes(eqx.Module):
     """Per biome: its generation, what it spawned and consumed, and its reward curves."""
 
-    generation: Int32[Array, "*b B"] = pinned(jnp.int32)
-    consumed: Int32[Array, "*b B"] = pinned(jnp.int32)  # this generation's collections
-    spawned: Int32[Array, "*b B"] = pinned(jnp.int32)  # objects its last spawn placed
+    generation: Int32[Array, "*b B"] = eqx.field(converter=as_dtype(jnp.int32))
+    # this generation's collections
+    consumed: Int32[Array, "*b B"] = eqx.field(converter=as_dtype(jnp.int32))
+    # objects its last spawn placed
+    spawned: Int32[Array, "*b B"] = eqx.field(converter=as_dtype(jnp.int32))
     # Per generation slot and object id: fourier reward curves and the random colours of
     # fourier/sine objects (kept for `generations_kept` generations).
-    curves: Float32[Array, "*b B R K2 C"] = pinned(jnp.float32)
-    palette: UInt8[Array, "*b B R K2 3"] = pinned(jnp.uint8)
+    curves: Float32[Array, "*b B R K2 C"] = eqx.field(converter=as_dtype(jnp.float32))
+    palette: UInt8[Array, "*b B R K2 3"] = eqx.field(converter=as_dtype(jnp.uint8))
     # Each curve's value at the state's reward clock, refreshed only when a curve's slow
     # clock ticks or a biome regenerates, so a step reads rewards instead of computing them.
-    curve_values: Float32[Array, "*b B R K2"] = pinned(jnp.float32)
+    curve_values: Float32[Array, "*b B R K2"] = eqx.field(converter=as_dtype(jnp.float32))
 
 
 class Food(eqx.Module):
@@ -49,26 +55,28 @@ class Food(eqx.Module):
     # Per cell holding food (present or regrowing): its reward now if constant or fourier,
     # 0 for waves (added per type); -inf for empty cells and walls. Kept so that the
     # centred reward and the hint sum a grid instead of looking up tables per cell.
-    value: Float32[Array, "*b H W"] = pinned(jnp.float32)
+    value: Float32[Array, "*b H W"] = eqx.field(converter=as_dtype(jnp.float32))
     # With a centred reward: the sum and count of visible food values (waves excluded),
     # kept up to date step by step, and a calendar (by state time modulo `horizon`) of the
     # values that regrow then, so the step never sums the grid.
-    total: Float32[Array, "*b"] = pinned(jnp.float32)
-    count: Int32[Array, "*b"] = pinned(jnp.int32)
-    calendar_total: Float32[Array, "*b D"] = pinned(jnp.float32)
-    calendar_count: Int32[Array, "*b D"] = pinned(jnp.int32)
+    total: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
+    count: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    calendar_total: Float32[Array, "*b D"] = eqx.field(converter=as_dtype(jnp.float32))
+    calendar_count: Int32[Array, "*b D"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
 class ForageState(eqx.Module):
     """One env's state (or a batch, with a leading axis on every leaf)."""
 
     cells: Cells
-    position: Int32[Array, "*b 2"] = pinned(jnp.int32)  # (row y, column x)
-    time: Int32[Array, "*b"] = pinned(jnp.int32)
-    offset: Int32[Array, "*b"] = pinned(jnp.int32)  # reward clock = time + offset
+    # (row y, column x)
+    position: Int32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.int32))
+    time: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    # reward clock = time + offset
+    offset: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     biomes: Biomes
     food: Food
-    key: UInt32[Array, "*b 2"] = pinned(jnp.uint32)
+    key: UInt32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.uint32))
     params: ForageParams
 
     @property

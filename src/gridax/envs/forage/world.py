@@ -6,6 +6,7 @@ All functions act on one env (``vmap`` adds the batch).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -44,7 +45,7 @@ def ordered_sum(terms: Float32[Array, "... n"]) -> Float32[Array, "..."]:
     return terms[..., 0]
 
 
-def ordered_sum_of(terms: list[Float32[Array, "..."]]) -> Float32[Array, "..."]:
+def ordered_sum_of(terms: Sequence) -> Float32[Array, "..."]:
     """:func:`ordered_sum` of ``jnp.stack(terms, -1)``, bit for bit, without stacking:
     XLA fuses the additions of a few separate terms into one pass, where the stacked
     form keeps every halving in memory."""
