@@ -38,8 +38,7 @@ import numpy as np
 import gridax
 from gridax.actions import BboxAction, MaskAction, PointAction
 from gridax.batching import select_envs
-from gridax.envs.arc import random_actions
-from gridax.envs.arc.operations import NUM_OPERATIONS, RESIZE, SUBMIT
+from gridax.envs.arc import NUM_OPERATIONS, RESIZE, SUBMIT, random_actions
 from gridax.wrappers import AutoReset
 
 INT32 = np.iinfo(np.int32)

@@ -15,6 +15,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from gridax.validation import require_int
+
 
 class Space:
     """A set of values with a shape and dtype (or a tree of such sets)."""
@@ -33,8 +35,7 @@ class Discrete(Space):
     """The integers ``0 .. n - 1``."""
 
     def __init__(self, n: int, dtype=jnp.int32):
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"Discrete needs n >= 1 values, got {n!r}")
+        require_int("Discrete's n", n, 1)
         self.n = n
         self.shape: tuple[int, ...] = ()
         self.dtype = jnp.dtype(dtype)

@@ -103,5 +103,5 @@ def test_export_arguments_are_checked(tmp_path):
         demos.export_dataset(tmp_path, tasks, part="eval")
     with pytest.raises(ValueError, match="needs selection_format='mask'"):
         demos.export_dataset(tmp_path, tasks, arc.ArcConfig(selection_format="point"))
-    with pytest.raises(ValueError, match="shard_size must be an integer >= 1, got 0"):
+    with pytest.raises(ValueError, match="shard_size must be an integer >= 1; got 0"):
         demos.export_dataset(tmp_path, tasks, shard_size=0)

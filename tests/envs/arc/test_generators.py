@@ -191,7 +191,7 @@ def test_registry_ids_and_knob_errors():
     env = gridax.make("ArcGen-Translate-v0", num_pairs=2, selection_format="mask")
     assert env.default_params == Generator("translate", num_pairs=2)
     assert env.config.selection_format == "mask"
-    with pytest.raises(ValueError, match="max_size must be an integer in 3-30; got 31"):
+    with pytest.raises(ValueError, match="Generator: max_size must be an integer in 3..30; got 31"):
         gridax.make("ArcGen-Recolour-v0", max_size=31)
     with pytest.raises(ValueError, match="min_size \\(9\\) must not exceed max_size \\(5\\)"):
         gridax.make("ArcGen-Recolour-v0", min_size=9, max_size=5)

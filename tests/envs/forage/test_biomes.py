@@ -1,11 +1,10 @@
-"""Biomes: Foragax's spawn counts and layouts, static worlds keep their objects."""
+"""Biomes: Foragax's spawn counts and layouts."""
 
 import jax
 import numpy as np
 import pytest
 
 from gridax.envs import forage
-from tests.envs.forage.helpers import rollout
 
 # Objects per id at reset, as Foragax places them (deterministic spawn) or close to it.
 EXACT_COUNTS = {
@@ -35,15 +34,3 @@ def test_big_v5_walls_fill_the_blocks_and_scatter():
         for y in (6, 20):
             assert walls[y : y + 3, x : x + 3].sum() == 6
     assert 90 <= walls.sum() <= 103  # 79 scattered, some replaced by the 24 block walls
-
-
-def test_static_worlds_keep_their_objects():
-    config = forage.make_config("ForagaxTwoBiome-v1")
-    keys = jax.random.split(jax.random.key(5), 8)
-    states, _ = forage.batch_reset(keys, config)
-    before = np.count_nonzero(np.asarray(states.cells.object), axis=(1, 2))
-    actions = jax.random.randint(jax.random.key(6), (300, 8), 0, 4)
-    states, rewards = rollout(config, keys, actions)
-    after = np.count_nonzero(np.asarray(states.cells.object), axis=(1, 2))
-    np.testing.assert_array_equal(before, after)  # regrowing objects stay in their cells
-    assert set(np.unique(np.asarray(rewards))) <= {0.0, 30.0, 1.0, -1.0}

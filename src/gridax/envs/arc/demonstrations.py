@@ -34,6 +34,7 @@ from gridax.envs.arc.families import Step
 from gridax.envs.arc.grid import GRID_SHAPE, NUM_COLOURS, canvas_coordinates, live_mask
 from gridax.envs.arc.tasks import TaskBank
 from gridax.envs.arc.types import ArcState
+from gridax.validation import require_int
 
 LENGTH = 2 + NUM_COLOURS  # resize, a fill per colour, submit: the longest demonstration
 
@@ -174,8 +175,7 @@ def export_dataset(
     """
     if part not in ("train", "test"):
         raise ValueError(f"part must be 'train' or 'test', got {part!r}")
-    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
-        raise ValueError(f"shard_size must be an integer >= 1, got {shard_size!r}")
+    require_int("shard_size", shard_size, 1)
     config = config or ArcConfig(selection_format="mask", max_episode_steps=LENGTH)
     if config.selection_format != "mask" or config.max_episode_steps < LENGTH:
         raise ValueError(

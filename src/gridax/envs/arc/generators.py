@@ -51,6 +51,7 @@ from gridax.envs.arc.families import FAMILIES as FAMILY_RECORDS
 from gridax.envs.arc.families import MAX_DISTANCE, MOVES
 from gridax.envs.arc.grid import GRID_SIZE, canvas_box, canvas_coordinates
 from gridax.envs.arc.tasks import TaskBank, TaskSource
+from gridax.validation import require_int
 
 FAMILIES = tuple(FAMILY_RECORDS)  # the family names, in the order task parameters number them
 MIXTURE = "mixture"
@@ -126,11 +127,7 @@ class Generator(TaskSource):
             ("num_colours", 1, 8),
             ("num_pairs", 1, 10),
         ):
-            value = getattr(self, name)
-            _require(
-                not isinstance(value, bool) and isinstance(value, int) and low <= value <= high,
-                f"{name} must be an integer in {low}-{high}; got {value!r}",
-            )
+            require_int(f"Generator: {name}", getattr(self, name), low, high)
         _require(
             self.min_size <= self.max_size,
             f"min_size ({self.min_size}) must not exceed max_size ({self.max_size})",

@@ -23,7 +23,7 @@ import jax.numpy as jnp
 
 from gridax import spaces
 from gridax.envs.arc import env as functional
-from gridax.envs.arc import generators
+from gridax.envs.arc import generators, render
 from gridax.envs.arc.actions import ACTION_TYPES, PointAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.grid import GRID_SHAPE
@@ -103,8 +103,6 @@ class ArcEnv(Env):
         return invariant_violations(states, self.config)
 
     def render(self, state, **options):
-        from gridax.envs.arc import render
-
         return render.render(state, **options)
 
     def checkpoint_filter(self, state: ArcState):

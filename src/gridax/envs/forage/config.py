@@ -22,7 +22,7 @@ from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8
 from gridax.envs.forage.objects import WHITE, Biome, ObjectType
 from gridax.envs.forage.regrowth import encode_delay
 from gridax.envs.forage.schedules import REGENERATED, SCHEDULES, TIME_VARYING, WAVES
-from gridax.validation import require_int, require_known
+from gridax.validation import is_integer, require_int, require_known
 
 OBSERVATIONS = ("object", "rgb", "color")
 # A regenerating biome keeps the reward curves of this many generations, so objects that
@@ -229,8 +229,8 @@ class ForageConfig(eqx.Module):
                 f"must be one of {', '.join(map(repr, OBSERVATIONS))}",
                 self.observation,
             )
-        if self.episode_length is not None and (
-            not isinstance(self.episode_length, int) or self.episode_length < 1
+        if self.episode_length is not None and not (
+            is_integer(self.episode_length) and self.episode_length >= 1
         ):
             _fail("episode_length", "must be None or an integer >= 1", self.episode_length)
         threshold = self.biome_threshold
@@ -241,10 +241,8 @@ class ForageConfig(eqx.Module):
         if not 0.0 <= self.biome_spawn_empty <= 1.0:
             _fail("biome_spawn_empty", "must be a probability in [0, 1]", self.biome_spawn_empty)
         for field in ("hint_every", "hint_duration"):
-            if not isinstance(getattr(self, field), int) or getattr(self, field) < 1:
-                _fail(field, "must be an integer >= 1", getattr(self, field))
-        if not isinstance(self.random_shift, int) or self.random_shift < 0:
-            _fail("random_shift", "must be an integer >= 0", self.random_shift)
+            require_int(f"ForageConfig.{field}", getattr(self, field), 1)
+        require_int("ForageConfig.random_shift", self.random_shift, 0)
         if self.temperatures is not None and not isinstance(self.temperatures, Series):
             _fail("temperatures", "must be None or a Series", self.temperatures)
 

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 
 from gridax import spaces
 from gridax.envs.forage import env as functional
+from gridax.envs.forage import render
 from gridax.envs.forage.config import ForageConfig, ForageParams
 from gridax.envs.forage.types import ForageState, invariant_violations
 from gridax.envs.forage.variants import make_config
@@ -55,8 +56,6 @@ class ForageEnv(Env):
         return invariant_violations(states, self.config)
 
     def render(self, state, **options):
-        from gridax.envs.forage import render
-
         return render.render(state, self.config, **options)
 
     def checkpoint_filter(self, state):
