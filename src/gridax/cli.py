@@ -51,6 +51,20 @@ def _list(args: argparse.Namespace) -> int:
     return demo.list_envs()
 
 
+def _evaluate(args: argparse.Namespace) -> int:
+    from gridax.envs.arc import evaluation
+
+    return evaluation.evaluate_command(
+        args.tasks, args.policy, args.out, args.format, args.max_steps, args.attempts, args.seed
+    )
+
+
+def _score(args: argparse.Namespace) -> int:
+    from gridax.envs.arc import evaluation
+
+    return evaluation.score_command(args.submission, args.tasks)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gridax", description="gridax environments")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -109,8 +123,28 @@ def main(argv: list[str] | None = None) -> int:
     render.set_defaults(run=_render)
     listing = commands.add_parser("list", help="registered ids with observation/action shapes")
     listing.set_defaults(run=_list)
+    tasks_help = "arc-agi-1|arc-agi-2[:training|evaluation] or a folder of ARC JSON files"
+    evaluate = commands.add_parser("evaluate", help="a policy on every test input, ARC Prize score")
+    evaluate.add_argument("--tasks", default="arc-agi-1:evaluation", help=tasks_help)
+    evaluate.add_argument(
+        "--policy", default="random", help="'random', 'oracle' or 'module:function'"
+    )
+    evaluate.add_argument("--format", choices=["point", "bbox", "mask"], default="mask")
+    evaluate.add_argument("--max-steps", type=int, default=12, help="steps per attempt")
+    evaluate.add_argument("--attempts", type=int, default=2, choices=[1, 2])
+    evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.add_argument("--out", default="out/evaluate", help="folder for the report")
+    evaluate.set_defaults(run=_evaluate)
+    score = commands.add_parser("score", help="score an ARC Prize submission file")
+    score.add_argument("submission", help="{task_id: [{attempt_1: grid, attempt_2: grid}, ...]}")
+    score.add_argument("--tasks", default="arc-agi-1:evaluation", help=tasks_help)
+    score.set_defaults(run=_score)
     args = parser.parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except ValueError as error:  # bad input: say what, not a traceback
+        print(f"gridax {args.command}: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """The ARC-AGI grid-puzzle environment (see docs/arc.md).
 
 Public submodules: ``generators`` (generated task families), ``demonstrations`` (expert
-action sequences), ``render`` (pictures), ``grid`` (the 30x30 canvas helpers).
+action sequences), ``evaluation`` and ``scoring`` (the ARC Prize protocol), ``render``
+(pictures), ``grid`` (the 30x30 canvas helpers).
 """
 
-from gridax.envs.arc import demonstrations, generators, grid, render
+from gridax.envs.arc import demonstrations, evaluation, generators, grid, render, scoring
 from gridax.envs.arc.actions import (
     ACTION_TYPES,
     AbstractAction,
@@ -14,6 +15,7 @@ from gridax.envs.arc.actions import (
 )
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step, observe, reset, step
+from gridax.envs.arc.evaluation import Evaluation, Oracle, evaluate, random_policy
 from gridax.envs.arc.generators import Generator
 from gridax.envs.arc.grid import GRID_SHAPE, GRID_SIZE, NUM_COLOURS
 from gridax.envs.arc.history import ActionHistory, empty_history, record_action
@@ -25,6 +27,7 @@ from gridax.envs.arc.operations import (
     SUBMIT,
 )
 from gridax.envs.arc.policies import random_actions
+from gridax.envs.arc.scoring import Score, score_attempts, score_submission
 from gridax.envs.arc.tasks import (
     TaskBank,
     TaskPairs,
@@ -50,6 +53,9 @@ __all__ = [
     "ArcEnv",
     "ArcObservation",
     "ArcState",
+    "Evaluation",
+    "Oracle",
+    "Score",
     "BboxAction",
     "Generator",
     "MaskAction",
@@ -62,6 +68,8 @@ __all__ = [
     "builtin_task_files",
     "demonstrations",
     "empty_history",
+    "evaluate",
+    "evaluation",
     "generators",
     "grid",
     "invariant_violations",
@@ -69,10 +77,14 @@ __all__ = [
     "make_env",
     "observe",
     "random_actions",
+    "random_policy",
     "record_action",
     "registered_ids",
     "render",
     "reset",
+    "score_attempts",
+    "score_submission",
+    "scoring",
     "step",
     "tasks_from_dict",
 ]

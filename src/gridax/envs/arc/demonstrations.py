@@ -63,8 +63,12 @@ def _padded(steps: Sequence[Step], prefix: Sequence[Step]) -> Demonstration:
 
 
 def _paint_one(state: ArcState) -> Demonstration:
-    """Paints every cell, so the start grid does not matter: no prefix."""
-    target, shape = state.target_grid, state.target_shape
+    return paint_target(state.target_grid, state.target_shape)
+
+
+def paint_target(target: Int8[Array, "30 30"], shape: Int32[Array, " 2"]) -> Demonstration:
+    """One env's demonstration that paints ``target`` (of ``shape``): resize, a fill per
+    colour, submit. It paints every cell, so the start grid does not matter: no prefix."""
     live = live_mask(shape)
     rows, cols = canvas_coordinates()
     corner = (rows == shape[0] - 1) & (cols == shape[1] - 1)  # resize reads its bottom-right

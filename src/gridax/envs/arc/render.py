@@ -160,6 +160,27 @@ def render_task(
     return image
 
 
+def answer_sheet(
+    rows: Sequence[tuple[str, Sequence[tuple[str, np.ndarray]]]],
+    path: str | Path | None = None,
+    cell: int = 10,
+) -> np.ndarray:
+    """Rows of titled grids (live parts, as NumPy arrays), one row per answer: e.g.
+    ``("task 1 test 0", [("input", x), ("expected", y), ("attempt 1", a)])``."""
+    images = []
+    for title, grids in rows:
+        panels = [(name, grid_image(g, g.shape, cell)) for name, g in grids]
+        images.append(_sheet([(title, np.full((1, 1, 3), BACKGROUND, np.uint8)), *panels]))
+    width = max(image.shape[1] for image in images)
+    padded = [
+        np.pad(i, ((0, 0), (0, width - i.shape[1]), (0, 0)), constant_values=255) for i in images
+    ]
+    image = np.concatenate(padded, axis=0)
+    if path is not None:
+        pictures.write(image, path)
+    return image
+
+
 def _stack(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
     width = max(top.shape[1], bottom.shape[1])
     out = np.empty((top.shape[0] + GAP + bottom.shape[0], width, 3), np.uint8)

@@ -287,7 +287,7 @@ def _read_json(path: Path):
         raise ValueError(f"{path}: not an ARC task (JSON nested too deeply)") from None
 
 
-def _parse_grid(grid, where: str) -> np.ndarray:
+def parse_grid(grid, where: str) -> np.ndarray:
     if not isinstance(grid, list) or not grid or not all(isinstance(row, list) for row in grid):
         raise ValueError(f"{where}: a grid must be a non-empty list of rows (lists)")
     widths = {len(row) for row in grid}
@@ -325,8 +325,8 @@ def _parse_pairs(task, part: str, where: str) -> list[tuple[np.ndarray, np.ndarr
             raise ValueError(f"{label}: a pair needs 'input' and 'output' grids")
         parsed.append(
             (
-                _parse_grid(pair["input"], f"{label} input"),
-                _parse_grid(pair["output"], f"{label} output"),
+                parse_grid(pair["input"], f"{label} input"),
+                parse_grid(pair["output"], f"{label} output"),
             )
         )
     return parsed
