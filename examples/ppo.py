@@ -35,7 +35,7 @@ import optax
 import gridax
 from gridax.actions import BboxAction
 from gridax.envs import arc
-from gridax.wrappers import AutoReset
+from gridax.wrappers import AutoReset, EpisodeMetrics
 
 # Environments ---------------------------------------------------------------------------
 
@@ -164,7 +164,7 @@ class Settings:
 
 def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
     """``train(key, random_policy) -> metrics per update``; jit and vmap it over keys."""
-    wrapper = AutoReset(problem.env, strategy)
+    wrapper = EpisodeMetrics(AutoReset(problem.env, strategy))
     s = settings
     optimiser = optax.chain(
         optax.clip_by_global_norm(s.max_grad_norm), optax.adam(s.learning_rate, eps=1e-5)
@@ -195,8 +195,11 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
             state, obs, reward, done, info = wrapper.step(
                 state, problem.to_action(choice), problem.params
             )
-            success = done & info.get("success", jnp.zeros_like(done))
-            transition = (features, choice, log_prob, value, reward, done, success)
+            # Episode metrics as PureJaxRL logs them; ARC also reports whether it was solved.
+            finished = info["returned_episode"]
+            success = finished & info.get("returned_episode_solved", jnp.zeros_like(done))
+            episode_return = jnp.where(finished, info["returned_episode_returns"], 0.0)
+            transition = (features, choice, log_prob, value, reward, done, success, episode_return)
             return (weights, state, problem.features(obs)), transition
 
         def loss_fn(weights, batch):
@@ -216,7 +219,7 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
             (weights, state, features), trajectory = jax.lax.scan(
                 env_step, (weights, state, features), jax.random.split(rollout_key, s.num_steps)
             )
-            feats, choice, log_prob, value, reward, done, success = trajectory
+            feats, choice, log_prob, value, reward, done, success, episode_return = trajectory
             _, last_value = jax.vmap(eqx.combine(weights, static))(features)
             advantage, target = gae(value, reward, done, last_value, s.gamma, s.gae_lambda)
 
@@ -250,6 +253,7 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
                 "reward_per_step": reward.mean(),
                 "episodes": done.sum(),
                 "successes": success.sum(),
+                "episode_return_sum": episode_return.sum(),
             }
             return (weights, opt_state, state, features), metrics
 
@@ -319,9 +323,17 @@ def summarise(results, settings: Settings, arc_env: bool) -> None:
     def per_seed(m):
         return m["reward_per_step"][:, -tail:].mean(axis=1)
 
+    def mean_return(m):
+        episodes = np.maximum(m["episodes"][:, -tail:].sum(1), 1)
+        return m["episode_return_sum"][:, -tail:].sum(1) / episodes
+
     print(f"last {tail} updates, reward per step by seed:")
     print("  random  " + "  ".join(f"{v:+.4f}" for v in per_seed(random)))
     print("  trained " + "  ".join(f"{v:+.4f}" for v in per_seed(trained)))
+    if random["episodes"][:, -tail:].sum() and trained["episodes"][:, -tail:].sum():
+        print("mean episode return (EpisodeMetrics), by seed:")
+        print("  random  " + "  ".join(f"{v:+.3f}" for v in mean_return(random)))
+        print("  trained " + "  ".join(f"{v:+.3f}" for v in mean_return(trained)))
     if arc_env:
         for name, m in (("random", random), ("trained", trained)):
             episodes = np.maximum(m["episodes"][:, -tail:].sum(1), 1)

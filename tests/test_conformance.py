@@ -98,6 +98,9 @@ class CounterEnv(gridax.Env):
     def truncated(self, state):
         return jnp.zeros_like(state.count, bool)
 
+    def episode_metrics(self, info, length):
+        return {}
+
     def invariant_violations(self, states):
         return {"count above 3": jnp.sum(states.count > 3, dtype=jnp.int32)}
 

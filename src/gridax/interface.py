@@ -80,6 +80,13 @@ class Env(eqx.Module):
     @abc.abstractmethod
     def action_space(self) -> spaces.Space: ...
 
+    @abc.abstractmethod
+    def episode_metrics(self, info: dict, length: Int32[Array, "..."]) -> dict[str, Array]:
+        """The env's own metrics of episodes that end with this step, from the step's
+        ``info`` and the episode's ``length`` (ARC: ``solved``, ``steps_to_solve``,
+        ``similarity``); ``{}`` for none. :class:`gridax.wrappers.EpisodeMetrics` reports
+        them as ``returned_episode_<name>``."""
+
     # --- checks and pictures -----------------------------------------------------------
 
     @abc.abstractmethod

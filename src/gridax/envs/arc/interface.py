@@ -99,6 +99,14 @@ class ArcEnv(Env):
     def truncated(self, state):
         return (state.step_count >= self.config.max_episode_steps) & ~state.terminated
 
+    def episode_metrics(self, info, length):
+        solved = info["success"]
+        return {
+            "solved": solved,
+            "steps_to_solve": jnp.where(solved, length, -1),  # -1: not solved
+            "similarity": info["similarity"],  # of the final grid to the target
+        }
+
     def invariant_violations(self, states):
         return invariant_violations(states, self.config)
 

@@ -52,6 +52,9 @@ class ForageEnv(Env):
         length = self.config.episode_length
         return jnp.zeros(state.time.shape, bool) if length is None else state.time >= length
 
+    def episode_metrics(self, info, length):
+        return {}
+
     def invariant_violations(self, states):
         return invariant_violations(states, self.config)
 
