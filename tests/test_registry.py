@@ -93,5 +93,5 @@ def test_spaces_reject_values_outside():
     assert not bool(spaces.Box(0, 9, (2,), jnp.int8).contains(jnp.array([0, 10], jnp.int8)))
     point = gridax.make("ArcAgi1-v0").action_space
     assert not bool(point.contains({"operation": 35, "row": 0, "col": 0}))
-    with pytest.raises(ValueError, match="n >= 1"):
+    with pytest.raises(ValueError, match="Discrete's n must be an integer >= 1; got 0"):
         spaces.Discrete(0)

@@ -36,7 +36,7 @@ from gridax.envs.arc.tasks import (
     load_tasks,
     tasks_from_dict,
 )
-from gridax.envs.arc.types import ArcObservation, ArcState, invariant_violations
+from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
 
 __all__ = [
     "ACTION_TYPES",
@@ -57,6 +57,7 @@ __all__ = [
     "Oracle",
     "Score",
     "BboxAction",
+    "Context",
     "Generator",
     "MaskAction",
     "PointAction",

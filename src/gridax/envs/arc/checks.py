@@ -36,6 +36,12 @@ def step_arguments(state, action, config, batched: bool) -> None:
             f"{history.selection.dtype}) was made by a different ArcConfig than the one passed "
             f"(history_size={config.history_size}, format {config.selection_format!r})"
         )
+    if (state.context is not None) != config.context:
+        raise ValueError(
+            f"the state {'has' if state.context is not None else 'has no'} demonstration "
+            f"context but the ArcConfig passed has context={config.context}: it was made by "
+            "a different ArcConfig"
+        )
     states_shape = tuple(state.step_count.shape)
     if batched:
         if action.batch_shape != states_shape or len(states_shape) != 1:

@@ -44,6 +44,9 @@ class ArcConfig(eqx.Module):
         similarity_weight, step_penalty, success_bonus, failed_submit_penalty,
         invalid_action_penalty: the dense reward's terms (see ``docs/arc.md``).
         history_length: records kept in the action history; ``None`` keeps one per step.
+        context: add the task's demonstration pairs to the observation as
+            ``obs.context`` (the episode's own pair masked out in ``"train"`` mode;
+            ``docs/arc.md``).
         strict: raise through ``eqx.error_if`` on an invalid action or a broken invariant
             instead of treating the action as a flagged no-op.
 
@@ -63,6 +66,7 @@ class ArcConfig(eqx.Module):
     invalid_action_penalty: float = 0.0
     history_length: int | None = None
     strict: bool = False
+    context: bool = False
 
     def __check_init__(self):
         require_int("ArcConfig.max_episode_steps", self.max_episode_steps, 1)
@@ -80,8 +84,11 @@ class ArcConfig(eqx.Module):
             _require_float(field, getattr(self, field))
         if self.history_length is not None:
             require_int("ArcConfig.history_length", self.history_length, 1)
-        if not isinstance(self.strict, bool):
-            raise ValueError(f"ArcConfig.strict must be True or False; got {self.strict!r}")
+        for field in ("strict", "context"):
+            if not isinstance(getattr(self, field), bool):
+                raise ValueError(
+                    f"ArcConfig.{field} must be True or False; got {getattr(self, field)!r}"
+                )
 
     @property
     def grid_shape(self) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import empty_history, record_action
 from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
-from gridax.envs.arc.tasks import TaskSource, uniform_index
+from gridax.envs.arc.tasks import TaskSource, episode_context, uniform_index
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.prng import batch_key_data, key_data, split_uniform
 
@@ -41,6 +41,7 @@ def observe(state: ArcState, config: ArcConfig | None = None) -> ArcObservation:
         step_count=state.step_count,
         task_index=state.task_index,
         pair_index=state.pair_index,
+        context=state.context,
     )
 
 
@@ -85,6 +86,7 @@ def _reset(
         success=False,
         key=next_key,
         history=empty_history(ACTION_TYPES[config.selection_format], config.history_size),
+        context=episode_context(bank, task, pair, config.part) if config.context else None,
     )
     return state, observe(state)
 

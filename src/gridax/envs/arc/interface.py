@@ -28,8 +28,8 @@ from gridax.envs.arc.actions import ACTION_TYPES, PointAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.grid import GRID_SHAPE
 from gridax.envs.arc.operations import NUM_OPERATIONS
-from gridax.envs.arc.tasks import TaskBank, TaskSource, load_tasks
-from gridax.envs.arc.types import ArcObservation, ArcState, invariant_violations
+from gridax.envs.arc.tasks import TaskBank, TaskSource, episode_context, load_tasks
+from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
 from gridax.interface import Env
 from gridax.validation import close_matches, require_type
 
@@ -116,7 +116,10 @@ class ArcEnv(Env):
     def checkpoint_filter(self, state: ArcState):
         require_type("state", state, ArcState, "an ArcState")
         saved = jax.tree.map(lambda _: True, state)
-        return eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], saved, [False] * 4)
+        saved = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], saved, [False] * 4)
+        if state.context is None:
+            return saved
+        return eqx.tree_at(lambda s: s.context, saved, jax.tree.map(lambda _: False, state.context))
 
     def restore_task_data(self, state: ArcState, params=None) -> ArcState:
         """Copies the episode's grids back from the task source (a generator regenerates
@@ -125,7 +128,14 @@ class ArcEnv(Env):
         pairs = bank.pairs(self.config.part)
         fields = ("inputs", "input_shapes", "outputs", "output_shapes")
         values = [getattr(pairs, f)[rows, state.pair_index] for f in fields]
-        return eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
+        state = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
+        if state.context is None:
+            return state
+        flat_rows, flat_pairs = jnp.ravel(rows), jnp.ravel(state.pair_index)
+        part = self.config.part
+        context = jax.vmap(lambda t, p: episode_context(bank, t, p, part))(flat_rows, flat_pairs)
+        context = jax.tree.map(lambda x: x.reshape(rows.shape + x.shape[1:]), context)
+        return eqx.tree_at(lambda s: s.context, state, context)
 
     def params_identity(self, params=None) -> dict:
         source, num_tasks, digest = self._tasks(params).identity()
@@ -156,8 +166,26 @@ class ArcEnv(Env):
                 "step_count": spaces.Box(0, self.config.max_episode_steps, (), jnp.int32),
                 "task_index": spaces.Box(0, num_tasks - 1, (), jnp.int32),
                 "pair_index": spaces.Box(0, num_pairs - 1, (), jnp.int32),
+                **({"context": self._context_space(tasks)} if self.config.context else {}),
             },
             cls=ArcObservation,
+        )
+
+    @staticmethod
+    def _context_space(tasks: TaskSource) -> spaces.Dict:
+        pairs = tasks.max_pairs("train")
+        grids = spaces.Box(0, 9, (pairs, *GRID_SHAPE), jnp.int8)
+        # Shapes are 0x0 in masked-out slots.
+        shapes = spaces.Box(0, max(GRID_SHAPE), (pairs, 2), jnp.int32)
+        return spaces.Dict(
+            {
+                "inputs": grids,
+                "outputs": grids,
+                "input_shapes": shapes,
+                "output_shapes": shapes,
+                "mask": spaces.Box(0, 1, (pairs,), jnp.bool_),
+            },
+            cls=Context,
         )
 
     @property

@@ -34,6 +34,7 @@ import numpy as np
 from jaxtyping import Array, Float32, Int, Int8, Int32, UInt32
 
 from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS
+from gridax.envs.arc.types import Context
 from gridax.validation import close_matches
 
 BUILTIN_SOURCES = {
@@ -57,6 +58,30 @@ def uniform_index(draw: Float32[Array, ""], count) -> Int32[Array, ""]:
     """An index uniform over ``0 .. count - 1`` from a uniform draw in [0, 1)."""
     index = jnp.floor(draw * jnp.asarray(count, jnp.float32)).astype(jnp.int32)
     return jnp.minimum(index, count - 1)  # float rounding can reach count itself
+
+
+def episode_context(bank: TaskBank, task, pair, part: str) -> Context:
+    """Task ``task``'s demonstration pairs as an episode's context: all of them, except in
+    ``"train"`` part the episode's own pair ``pair``, masked out and zeroed (its output is
+    the answer)."""
+    train = bank.pairs("train")
+    slots = jnp.arange(train.inputs.shape[1])
+    mask = slots < train.count[task]
+    if part == "train":
+        mask = mask & (slots != pair)
+
+    def masked(x):
+        return jnp.where(
+            mask.reshape((-1,) + (1,) * (x.ndim - 2)), x[task], jnp.zeros_like(x[task])
+        )
+
+    return Context(
+        inputs=masked(train.inputs),
+        outputs=masked(train.outputs),
+        input_shapes=masked(train.input_shapes),
+        output_shapes=masked(train.output_shapes),
+        mask=mask,
+    )
 
 
 class TaskSource(eqx.Module):

@@ -13,6 +13,18 @@ from gridax.envs.arc.history import ActionHistory
 from gridax.fields import as_dtype
 
 
+class Context(eqx.Module):
+    """A task's demonstration pairs, padded to the bank's pair count; ``mask`` says which
+    are real (and, in ``"train"`` mode, leaves out the episode's own pair, whose output is
+    the answer: its grids are zeros)."""
+
+    inputs: Int8[Array, "*batch P 30 30"]
+    outputs: Int8[Array, "*batch P 30 30"]
+    input_shapes: Int32[Array, "*batch P 2"]
+    output_shapes: Int32[Array, "*batch P 2"]
+    mask: Bool[Array, "*batch P"]
+
+
 class ArcState(eqx.Module):
     """One environment's state (or a batch of them, with a leading axis on every leaf).
 
@@ -43,6 +55,9 @@ class ArcState(eqx.Module):
     # Raw PRNG key data (not a typed key), so the state serialises as plain arrays.
     key: UInt32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.uint32))
     history: ActionHistory
+    # With ArcConfig(context=True): the task's demonstration pairs, for the observation;
+    # task data, like the input and target (checkpoints restore it from the bank).
+    context: Context | None = None
 
     @property
     def working_mask(self) -> Bool[Array, "*batch 30 30"]:
@@ -61,8 +76,9 @@ class ArcState(eqx.Module):
 class ArcObservation(eqx.Module):
     """What the agent sees each step (shapes and dtypes in ``docs/arc.md``).
 
-    The task's demonstration pairs are not copied into every observation; look them up
-    once per episode with ``tasks.demonstrations(obs.task_index)``.
+    ``context`` (the task's demonstration pairs) is None unless
+    ``ArcConfig(context=True)``; otherwise the state's own arrays, so a step copies
+    nothing for it.
     """
 
     working_grid: Int8[Array, "*batch 30 30"]
@@ -74,6 +90,7 @@ class ArcObservation(eqx.Module):
     step_count: Int32[Array, "*batch"]
     task_index: Int32[Array, "*batch"]
     pair_index: Int32[Array, "*batch"]
+    context: Context | None = None
 
 
 def invariant_violations(states: ArcState, config) -> dict[str, Int32[Array, ""]]:
