@@ -1,11 +1,20 @@
 """The ARC-AGI grid-puzzle environment (see docs/arc.md).
 
-Public submodules: ``generators`` (generated task families), ``demonstrations`` (expert
-action sequences), ``evaluation`` and ``scoring`` (the ARC Prize protocol), ``render``
-(pictures), ``grid`` (the 30x30 canvas helpers).
+Public submodules: ``augmentation`` (task-consistent augmentation), ``generators``
+(generated task families), ``demonstrations`` (expert action sequences), ``evaluation``
+and ``scoring`` (the ARC Prize protocol), ``render`` (pictures), ``grid`` (the 30x30
+canvas helpers).
 """
 
-from gridax.envs.arc import demonstrations, evaluation, generators, grid, render, scoring
+from gridax.envs.arc import (
+    augmentation,
+    demonstrations,
+    evaluation,
+    generators,
+    grid,
+    render,
+    scoring,
+)
 from gridax.envs.arc.actions import (
     ACTION_TYPES,
     AbstractAction,
@@ -13,6 +22,7 @@ from gridax.envs.arc.actions import (
     MaskAction,
     PointAction,
 )
+from gridax.envs.arc.augmentation import Augmentation, invert
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step, observe, reset, step
 from gridax.envs.arc.evaluation import Evaluation, Oracle, evaluate, random_policy
@@ -48,6 +58,7 @@ __all__ = [
     "RESIZE",
     "SUBMIT",
     "AbstractAction",
+    "Augmentation",
     "ActionHistory",
     "ArcConfig",
     "ArcEnv",
@@ -64,6 +75,7 @@ __all__ = [
     "TaskBank",
     "TaskPairs",
     "TaskSource",
+    "augmentation",
     "batch_reset",
     "batch_step",
     "builtin_task_files",
@@ -74,6 +86,7 @@ __all__ = [
     "generators",
     "grid",
     "invariant_violations",
+    "invert",
     "load_tasks",
     "make_env",
     "observe",

@@ -42,6 +42,12 @@ def step_arguments(state, action, config, batched: bool) -> None:
             f"context but the ArcConfig passed has context={config.context}: it was made by "
             "a different ArcConfig"
         )
+    if (state.augmentation is not None) != config.augment:
+        raise ValueError(
+            f"the state {'is' if state.augmentation is not None else 'is not'} augmented but "
+            f"the ArcConfig passed has augment={config.augment}: it was made by a different "
+            "ArcConfig"
+        )
     states_shape = tuple(state.step_count.shape)
     if batched:
         if action.batch_shape != states_shape or len(states_shape) != 1:

@@ -47,6 +47,11 @@ class ArcConfig(eqx.Module):
         context: add the task's demonstration pairs to the observation as
             ``obs.context`` (the episode's own pair masked out in ``"train"`` mode;
             ``docs/arc.md``).
+        augment: per episode, one of the 8 dihedral transforms and a permutation of the
+            colours 1-9, applied to every grid of the episode's task (docs/arc.md).
+        augment_all_colours: with ``augment``, permute all ten colours (0 included).
+        augment_translate: with ``augment``, also pad every grid of the task with the
+            same random number of background rows and columns at the top and left.
         strict: raise through ``eqx.error_if`` on an invalid action or a broken invariant
             instead of treating the action as a flagged no-op.
 
@@ -67,6 +72,9 @@ class ArcConfig(eqx.Module):
     history_length: int | None = None
     strict: bool = False
     context: bool = False
+    augment: bool = False
+    augment_all_colours: bool = False
+    augment_translate: bool = False
 
     def __check_init__(self):
         require_int("ArcConfig.max_episode_steps", self.max_episode_steps, 1)
@@ -84,11 +92,15 @@ class ArcConfig(eqx.Module):
             _require_float(field, getattr(self, field))
         if self.history_length is not None:
             require_int("ArcConfig.history_length", self.history_length, 1)
-        for field in ("strict", "context"):
+        for field in ("strict", "context", "augment", "augment_all_colours", "augment_translate"):
             if not isinstance(getattr(self, field), bool):
                 raise ValueError(
                     f"ArcConfig.{field} must be True or False; got {getattr(self, field)!r}"
                 )
+
+        for field in ("augment_all_colours", "augment_translate"):
+            if getattr(self, field) and not self.augment:
+                raise ValueError(f"ArcConfig.{field} needs augment=True")
 
     @property
     def grid_shape(self) -> tuple[int, int]:

@@ -135,6 +135,12 @@ def _natural_one(state: ArcState, generator: generators.Generator, prefix) -> De
 def natural(states: ArcState, config: ArcConfig, generator: generators.Generator) -> Demonstration:
     """The family's short solution of generated episodes (module doc); ``generator`` is
     the one the states were reset from."""
+    if states.augmentation is not None:
+        raise ValueError(
+            "natural demonstrations follow the family's own rule, which an augmented "
+            "episode no longer shows (its colours and directions changed); use paint, "
+            "which solves any episode"
+        )
     return _vectorised(lambda state: _natural_one(state, generator, _prefix(config)), states)
 
 

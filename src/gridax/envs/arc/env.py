@@ -12,6 +12,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int, Key, UInt32
 
+from gridax.envs.arc import augmentation as augment
 from gridax.envs.arc import checks
 from gridax.envs.arc import operations as ops
 from gridax.envs.arc.actions import ACTION_TYPES, AbstractAction
@@ -20,7 +21,13 @@ from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import empty_history, record_action
 from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
-from gridax.envs.arc.tasks import TaskSource, episode_context, uniform_index
+from gridax.envs.arc.tasks import (
+    TaskSource,
+    augment_context,
+    episode_context,
+    task_max_offset,
+    uniform_index,
+)
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.prng import batch_key_data, key_data, split_uniform
 
@@ -65,6 +72,14 @@ def _reset(
 
     input_grid, input_shape = pairs.inputs[task, pair], pairs.input_shapes[task, pair]
     target_grid, target_shape = pairs.outputs[task, pair], pairs.output_shapes[task, pair]
+    context = episode_context(bank, task, pair, config.part) if config.context else None
+    augmentation = None
+    if config.augment:  # every grid of the task alike, from a stream of its own
+        augmentation = _draw_augmentation(key_data(key), bank, task, config)
+        input_grid, input_shape = augment.apply(input_grid, input_shape, augmentation)
+        target_grid, target_shape = augment.apply(target_grid, target_shape, augmentation)
+        if context is not None:
+            context = augment_context(context, augmentation)
     empty_start = config.initial_grid == "empty"
     working_grid = jnp.zeros_like(input_grid) if empty_start else input_grid
     start_similarity, _ = similarity(working_grid, input_shape, target_grid, target_shape)
@@ -86,9 +101,17 @@ def _reset(
         success=False,
         key=next_key,
         history=empty_history(ACTION_TYPES[config.selection_format], config.history_size),
-        context=episode_context(bank, task, pair, config.part) if config.context else None,
+        context=context,
+        augmentation=augmentation,
     )
     return state, observe(state)
+
+
+def _draw_augmentation(key, bank, task, config: ArcConfig) -> augment.Augmentation:
+    stream = jax.random.fold_in(jax.random.wrap_key_data(key), 0x61756776)  # "augv"
+    _, uniforms = split_uniform(jax.random.key_data(stream), 0, augment.DRAWS)
+    offset_limit = task_max_offset(bank, task) if config.augment_translate else 0
+    return augment.draw(uniforms, config.augment_all_colours, offset_limit)
 
 
 def _strict_checks(reward: Float32[Array, ""], checks) -> Float32[Array, ""]:

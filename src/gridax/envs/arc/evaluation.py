@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int8, Int32
 
+from gridax.envs.arc import augmentation as augment
 from gridax.envs.arc import render
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.demonstrations import LENGTH, paint_target
@@ -94,6 +95,15 @@ def _play(policy, states, key, config: ArcConfig):
     return jax.lax.scan(body, states, steps)[0]
 
 
+@eqx.filter_jit
+def _answers(states):
+    """The final working grids, in the task's own frame (augmentation inverted)."""
+    if states.augmentation is None:
+        return states.working_grid, states.working_shape
+    answers = jax.vmap(augment.invert)
+    return answers(states.working_grid, states.working_shape, states.augmentation)
+
+
 def evaluate(
     policy: Policy,
     tasks: TaskBank,
@@ -104,7 +114,8 @@ def evaluate(
     progress: Callable[[Iterable], Iterable] | None = None,
 ) -> Evaluation:
     """Plays every test input of ``tasks`` ``attempts`` times with ``policy`` (module
-    docstring) and scores the answers as ARC Prize does.
+    docstring) and scores the answers as ARC Prize does. With ``config.augment`` each
+    attempt plays an augmented episode and its answer is inverted before scoring.
 
     Args:
         policy: ``policy(obs, key) -> action`` for one env, jittable.
@@ -138,9 +149,9 @@ def evaluate(
         reset_key, play_key = jax.random.split(key)
         keys = jax.random.split(reset_key, batch_size)
         states, _ = batch_reset(keys, config, tasks, padded[:, 0], padded[:, 1])
-        final = jax.device_get(_play(policy, states, play_key, config))
-        grids.append(final.working_grid[: len(chunk)])
-        shapes.append(final.working_shape[: len(chunk)])
+        grid, shape = _answers(_play(policy, states, play_key, config))
+        grids.append(np.asarray(grid)[: len(chunk)])
+        shapes.append(np.asarray(shape)[: len(chunk)])
     answers: dict[str, list[list[Grid]]] = {
         task_id: [[] for _ in range(int(counts[i]))] for i, task_id in enumerate(tasks.task_ids)
     }

@@ -22,13 +22,20 @@ import jax
 import jax.numpy as jnp
 
 from gridax import spaces
+from gridax.envs.arc import augmentation as augment
 from gridax.envs.arc import env as functional
 from gridax.envs.arc import generators, render
 from gridax.envs.arc.actions import ACTION_TYPES, PointAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.grid import GRID_SHAPE
 from gridax.envs.arc.operations import NUM_OPERATIONS
-from gridax.envs.arc.tasks import TaskBank, TaskSource, episode_context, load_tasks
+from gridax.envs.arc.tasks import (
+    TaskBank,
+    TaskSource,
+    augment_context,
+    episode_context,
+    load_tasks,
+)
 from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
 from gridax.interface import Env
 from gridax.validation import close_matches, require_type
@@ -129,13 +136,32 @@ class ArcEnv(Env):
         fields = ("inputs", "input_shapes", "outputs", "output_shapes")
         values = [getattr(pairs, f)[rows, state.pair_index] for f in fields]
         state = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
-        if state.context is None:
+        if state.context is None and state.augmentation is None:
             return state
-        flat_rows, flat_pairs = jnp.ravel(rows), jnp.ravel(state.pair_index)
-        part = self.config.part
-        context = jax.vmap(lambda t, p: episode_context(bank, t, p, part))(flat_rows, flat_pairs)
-        context = jax.tree.map(lambda x: x.reshape(rows.shape + x.shape[1:]), context)
-        return eqx.tree_at(lambda s: s.context, state, context)
+        batch = rows.shape
+        flat = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[len(batch) :]), state)
+        flat = jax.vmap(lambda s, t: self._rebuild(s, bank, t))(flat, jnp.ravel(rows))
+        return jax.tree.map(lambda x: x.reshape(batch + x.shape[1:]), flat)
+
+    def _rebuild(self, state: ArcState, bank: TaskBank, row) -> ArcState:
+        """One env's context and augmented task data, from its bank row, as reset made
+        them (the episode's grids are the bank's when this is called)."""
+        if state.context is not None:
+            context = episode_context(bank, row, state.pair_index, self.config.part)
+            state = eqx.tree_at(lambda s: s.context, state, context)
+        if state.augmentation is None:
+            return state
+        aug = state.augmentation
+        grids = [
+            augment.apply(state.input_grid, state.input_shape, aug),
+            augment.apply(state.target_grid, state.target_shape, aug),
+        ]
+        state = eqx.tree_at(
+            lambda s: [getattr(s, f) for f in TASK_FIELDS], state, [*grids[0], *grids[1]]
+        )
+        if state.context is not None:
+            state = eqx.tree_at(lambda s: s.context, state, augment_context(state.context, aug))
+        return state
 
     def params_identity(self, params=None) -> dict:
         source, num_tasks, digest = self._tasks(params).identity()

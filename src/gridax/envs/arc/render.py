@@ -19,6 +19,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from gridax import pictures
+from gridax.envs.arc import augmentation
 from gridax.envs.arc.actions import BboxAction, PointAction
 from gridax.envs.arc.history import recorded_masks
 from gridax.envs.arc.operations import OPERATION_NAMES, ignores_selection
@@ -133,6 +134,9 @@ def render(
         )
     if show_target:
         panels.append(("target", grid_image(one.target_grid, one.target_shape, cell)))
+    if one.augmentation is not None:  # the grids above are in the augmented frame
+        title = "augmented: " + augmentation.describe(one.augmentation)
+        panels.append((title, np.full((1, 1, 3), BACKGROUND, np.uint8)))
     image = _sheet(panels)
     if path is not None:
         pictures.write(image, path)

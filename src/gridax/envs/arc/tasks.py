@@ -33,6 +33,8 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Float32, Int, Int8, Int32, UInt32
 
+from gridax.envs.arc import augmentation as augment
+from gridax.envs.arc.augmentation import Augmentation
 from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS
 from gridax.envs.arc.types import Context
 from gridax.validation import close_matches
@@ -82,6 +84,35 @@ def episode_context(bank: TaskBank, task, pair, part: str) -> Context:
         output_shapes=masked(train.output_shapes),
         mask=mask,
     )
+
+
+def augment_context(context: Context, augmentation: Augmentation) -> Context:
+    """The context's pairs in the augmented frame; empty slots stay empty."""
+
+    def one(grid, shape):
+        return augment.apply(grid, shape, augmentation)
+
+    inputs, input_shapes = jax.vmap(one)(context.inputs, context.input_shapes)
+    outputs, output_shapes = jax.vmap(one)(context.outputs, context.output_shapes)
+    keep = context.mask[:, None, None]
+    return Context(
+        inputs=jnp.where(keep, inputs, 0),
+        outputs=jnp.where(keep, outputs, 0),
+        input_shapes=jnp.where(context.mask[:, None], input_shapes, 0),
+        output_shapes=jnp.where(context.mask[:, None], output_shapes, 0),
+        mask=context.mask,
+    )
+
+
+def task_max_offset(bank: TaskBank, task) -> Int32[Array, ""]:
+    """The largest translation that keeps every grid of task ``task`` in the canvas."""
+    limits = []
+    for part in ("train", "test"):
+        pairs = bank.pairs(part)
+        real = jnp.arange(pairs.inputs.shape[1]) < pairs.count[task]
+        for shapes in (pairs.input_shapes[task], pairs.output_shapes[task]):
+            limits.append(augment.max_offset(shapes, real))
+    return jnp.min(jnp.stack(limits))
 
 
 class TaskSource(eqx.Module):

@@ -8,6 +8,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
 
+from gridax.envs.arc.augmentation import Augmentation
 from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import ActionHistory
 from gridax.fields import as_dtype
@@ -58,6 +59,9 @@ class ArcState(eqx.Module):
     # With ArcConfig(context=True): the task's demonstration pairs, for the observation;
     # task data, like the input and target (checkpoints restore it from the bank).
     context: Context | None = None
+    # With ArcConfig(augment=True): how the episode's task was augmented (saved by
+    # checkpoints; the task data restored from the bank is augmented again).
+    augmentation: Augmentation | None = None
 
     @property
     def working_mask(self) -> Bool[Array, "*batch 30 30"]:

@@ -1,0 +1,134 @@
+"""Task-consistent augmentation, inside jit: one of the 8 symmetries of the square, a
+colour permutation and, optionally, a translation, drawn per episode and applied alike
+to every grid of the episode's task (working grid, input, target, demonstrations).
+
+An :class:`Augmentation` maps a grid of live shape ``(h, w)`` in three steps:
+
+1. the dihedral transform ``t`` (0-7): a left-right flip if ``t >= 4``, then ``t % 4``
+   quarter turns clockwise (``(h, w)`` becomes ``(w, h)`` after an odd number);
+2. the colour permutation: colour ``c`` becomes ``colours[c]`` (``colours[0] == 0``
+   unless the config permutes all ten);
+3. the translation: ``offset[0]`` rows and ``offset[1]`` columns of colour 0 added at
+   the top and left (the grid stays anchored at the canvas's top-left corner and grows;
+   the offsets are drawn so that every grid of the task still fits in 30x30).
+
+:func:`invert` undoes the three steps, so an answer found in the augmented frame maps
+back to the original task's.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+from jaxtyping import Array, Float32, Int8, Int32
+
+from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS, canvas_coordinates, live_mask
+from gridax.fields import as_dtype
+
+NUM_TRANSFORMS = 8
+# Uniforms an augmentation draws: its transform, a sort key per colour, two offsets.
+DRAWS = 1 + NUM_COLOURS + 2
+
+
+class Augmentation(eqx.Module):
+    """One episode's augmentation (module docstring); a batch has a leading axis."""
+
+    transform: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))
+    colours: Int8[Array, "*batch 10"] = eqx.field(converter=as_dtype(jnp.int8))
+    offset: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
+
+
+def identity() -> Augmentation:
+    return Augmentation(0, jnp.arange(NUM_COLOURS), jnp.zeros(2))
+
+
+def draw(uniforms: Float32[Array, " 13"], permute_zero: bool, max_offset) -> Augmentation:
+    """An augmentation from :data:`DRAWS` uniforms; offsets uniform in ``0..max_offset``
+    (0 for none)."""
+    transform = jnp.minimum(jnp.floor(uniforms[0] * NUM_TRANSFORMS), NUM_TRANSFORMS - 1)
+    order = jnp.argsort(uniforms[1 : 1 + NUM_COLOURS])  # a uniform permutation of 0-9
+    if not permute_zero:  # the colours 1-9 in the order their keys sort, 0 kept
+        keys = uniforms[1 : 1 + NUM_COLOURS].at[0].set(-1.0)
+        order = jnp.argsort(keys)
+    limit = jnp.asarray(max_offset, jnp.float32)
+    offset = jnp.minimum(jnp.floor(uniforms[-2:] * (limit + 1)), limit)
+    return Augmentation(transform, order, offset)
+
+
+def _gather(grid, rows, cols, keep) -> Int8[Array, "30 30"]:
+    rows, cols = jnp.clip(rows, 0, GRID_SIZE - 1), jnp.clip(cols, 0, GRID_SIZE - 1)
+    return jnp.where(keep, grid[rows, cols], jnp.int8(0))
+
+
+def _flip(grid, shape):
+    rows, cols = canvas_coordinates()
+    return _gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
+
+
+def _turn_clockwise(grid, shape):
+    """A quarter turn clockwise: the cell ``(i, j)`` of an ``h x w`` grid goes to
+    ``(j, h - 1 - i)``."""
+    rows, cols = canvas_coordinates()
+    turned = shape[::-1]
+    return _gather(grid, shape[0] - 1 - cols, rows, live_mask(turned)), turned
+
+
+def _turn_anticlockwise(grid, shape):
+    rows, cols = canvas_coordinates()
+    turned = shape[::-1]
+    return _gather(grid, cols, shape[1] - 1 - rows, live_mask(turned)), turned
+
+
+def _repeat(step, times, grid, shape):
+    """``step`` applied ``times`` (0-3, traced) times."""
+    for k in range(3):
+        stepped = step(grid, shape)
+        grid = jnp.where(k < times, stepped[0], grid)
+        shape = jnp.where(k < times, stepped[1], shape)
+    return grid, shape
+
+
+def apply(grid: Int8[Array, "30 30"], shape: Int32[Array, " 2"], augmentation: Augmentation):
+    """``(grid, shape)`` in the augmented frame (module docstring)."""
+    flipped = _flip(grid, shape)
+    flips = augmentation.transform >= 4
+    grid, shape = jnp.where(flips, flipped[0], grid), jnp.where(flips, flipped[1], shape)
+    grid, shape = _repeat(_turn_clockwise, augmentation.transform % 4, grid, shape)
+    grid = jnp.where(live_mask(shape), augmentation.colours[grid.astype(jnp.int32)], 0)
+    rows, cols = canvas_coordinates()
+    dy, dx = augmentation.offset[0], augmentation.offset[1]
+    shape = shape + augmentation.offset
+    keep = live_mask(shape) & (rows >= dy) & (cols >= dx)
+    return _gather(grid, rows - dy, cols - dx, keep), shape
+
+
+def invert(grid: Int8[Array, "30 30"], shape: Int32[Array, " 2"], augmentation: Augmentation):
+    """``(grid, shape)`` of an augmented-frame grid back in the task's own frame."""
+    rows, cols = canvas_coordinates()
+    dy, dx = augmentation.offset[0], augmentation.offset[1]
+    shape = jnp.maximum(shape - augmentation.offset, 1)
+    grid = _gather(grid, rows + dy, cols + dx, live_mask(shape))
+    inverse = jnp.argsort(augmentation.colours).astype(jnp.int8)
+    grid = jnp.where(live_mask(shape), inverse[grid.astype(jnp.int32)], 0)
+    grid, shape = _repeat(_turn_anticlockwise, augmentation.transform % 4, grid, shape)
+    flipped = _flip(grid, shape)
+    flips = augmentation.transform >= 4
+    return jnp.where(flips, flipped[0], grid), jnp.where(flips, flipped[1], shape)
+
+
+def describe(augmentation: Augmentation) -> str:
+    """One env's augmentation in words, for pictures."""
+    transform = int(augmentation.transform)
+    turns = ["", "turned 90", "turned 180", "turned 270"][transform % 4]
+    parts = [p for p in ("flipped" if transform >= 4 else "", turns) if p]
+    colours = "".join(str(int(c)) for c in augmentation.colours)
+    dy, dx = (int(v) for v in augmentation.offset)
+    shift = [f"shifted {dy},{dx}"] if dy or dx else []
+    return ", ".join([*parts, f"colours 0123456789->{colours}", *shift])
+
+
+def max_offset(shapes: Int32[Array, "n 2"], mask) -> Int32[Array, ""]:
+    """The largest translation that keeps every grid of ``shapes`` (where ``mask``) in
+    the canvas, whichever way the dihedral transform turns them."""
+    largest = jnp.max(jnp.where(mask[:, None], shapes, 0))
+    return (GRID_SIZE - largest).astype(jnp.int32)
