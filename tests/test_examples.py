@@ -32,6 +32,26 @@ def test_ppo_smoke(env, tmp_path, capsys):
     assert (tmp_path / f"ppo-{env}.png").stat().st_size > 0
 
 
+def test_behaviour_cloning_with_context_smoke(tmp_path, capsys):
+    bc = load("bc_context")
+    with jax.numpy_dtype_promotion("standard"):
+        results = bc.main(["--minutes", "0.05", "--train-tasks", "4", "--eval-tasks", "4",
+                           "--batch-size", "8", "--out", str(tmp_path)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "families at 0.5 or more" in out and "ARC-AGI-1 evaluation, arc.evaluate" in out
+    assert set(results["families"]) == set(bc.arc.generators.FAMILIES)
+    assert (tmp_path / "results.json").exists()
+
+
+def test_natural_examples_are_the_demonstrations_steps():
+    bc = load("bc_context")
+    obs, actions = bc.natural_examples("flip_horizontal", bc.np.arange(3) + 1)
+    # One flip of the live grid per task, then its submit: two steps each.
+    assert actions.operation.tolist() == [26, 26, 26, 34, 34, 34]
+    assert obs.step_count.tolist() == [0, 0, 0, 1, 1, 1]
+    assert (obs.context.mask.sum(axis=1) == 2).all()  # the played pair is masked out
+
+
 def test_ppo_gae_matches_a_python_loop():
     import numpy as np
 
