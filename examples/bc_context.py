@@ -177,25 +177,26 @@ def train(examples, minutes: float, batch_size: int, seed: int):
 # --- evaluation --------------------------------------------------------------------------
 
 
+@eqx.filter_jit
+def play(act, states, key, evaluation: arc.ArcConfig):
+    """``STEPS`` greedy steps of ``act`` over a batch; the final states."""
+
+    def body(states, key):
+        keys = jax.random.split(key, states.step_count.shape[0])
+        actions = jax.vmap(act)(arc.observe(states, evaluation), keys)
+        return arc.batch_step(states, actions, evaluation)[0], None
+
+    return jax.lax.scan(body, states, jax.random.split(key, STEPS))[0]
+
+
 def success_rate(act, family: str, seeds: np.ndarray, augment: bool) -> float:
     """Greedy episodes on the test pairs of tasks ``seeds``: the fraction solved."""
     generator = arc.Generator(family)
     evaluation = config("eval", augment)
     keys = jax.random.split(jax.random.key(7), len(seeds))
-    states, _ = arc.batch_reset(
-        keys, evaluation, generator, task_index=jnp.asarray(seeds, jnp.int32)
-    )
-
-    @jax.jit
-    def play(states, key):
-        def body(states, key):
-            keys = jax.random.split(key, len(seeds))
-            actions = jax.vmap(act)(arc.observe(states, evaluation), keys)
-            return arc.batch_step(states, actions, evaluation)[0], None
-
-        return jax.lax.scan(body, states, jax.random.split(key, STEPS))[0]
-
-    return float(np.mean(np.asarray(play(states, jax.random.key(8)).success)))
+    task_index = jnp.asarray(seeds, jnp.int32)
+    states, _ = arc.batch_reset(keys, evaluation, generator, task_index=task_index)
+    return float(np.mean(np.asarray(play(act, states, jax.random.key(8), evaluation).success)))
 
 
 def random_act(obs, key):
@@ -209,10 +210,15 @@ def main(argv=None) -> dict:
     parser.add_argument("--eval-tasks", type=int, default=200, help="held-out tasks per family")
     parser.add_argument("--batch-size", type=int, default=128)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--families", default="all", help="comma-separated, or 'all'")
+    parser.add_argument(
+        "--arc-tasks", type=int, default=400, help="ARC-AGI-1 evaluation tasks to score (0: none)"
+    )
     parser.add_argument("--out", default="out/bc", help="folder for results.json")
     args = parser.parse_args(argv)
 
-    families = [f for f in arc.generators.FAMILIES]
+    every = arc.generators.FAMILIES
+    families = list(every) if args.families == "all" else args.families.split(",")
     print(f"collecting natural demonstrations of {args.train_tasks} tasks per family")
     parts = [natural_examples(f, np.arange(args.train_tasks) + 1) for f in families]
     examples = jax.tree.map(lambda *xs: np.concatenate(xs), *parts)
@@ -232,10 +238,14 @@ def main(argv=None) -> dict:
         print(f"{family:<20}{r['bc']:>8.3f}{r['bc_augmented']:>16.3f}{r['random']:>9.3f}")
     solved = [f for f, r in rows.items() if r["bc"] >= 0.5]
     print(f"families at 0.5 or more: {len(solved)} of {len(families)}: {', '.join(solved)}")
-    tasks = arc.load_tasks("arc-agi-1", "evaluation")
-    score = arc.evaluate(policy.act, tasks, config("eval"), attempts=2).score
-    print(f"ARC-AGI-1 evaluation, arc.evaluate: {score}")
-    results = {"families": rows, "curve": curve, "arc_agi_1_evaluation": score.score}
+    results = {"families": rows, "curve": curve}
+    if args.arc_tasks:
+        files = arc.builtin_task_files("arc-agi-1", "evaluation")
+        chosen = {task_id: files[task_id] for task_id in sorted(files)[: args.arc_tasks]}
+        tasks = arc.tasks_from_dict(chosen, source="arc-agi-1/evaluation")
+        score = arc.evaluate(policy.act, tasks, config("eval"), attempts=2).score
+        print(f"ARC-AGI-1 evaluation ({len(tasks)} tasks), arc.evaluate: {score}")
+        results["arc_agi_1_evaluation"] = score.score
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=1))

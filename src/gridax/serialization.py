@@ -45,6 +45,13 @@ def _config_fields(config) -> dict[str, str]:
     return {f.name: repr(getattr(config, f.name)) for f in dataclasses.fields(config)}
 
 
+def _config_defaults(config) -> dict[str, str]:
+    if config is None:
+        return {}
+    fields = dataclasses.fields(config)
+    return {f.name: repr(f.default) for f in fields if f.default is not dataclasses.MISSING}
+
+
 def _batch_shape(env: Env, state) -> tuple[int, ...]:
     """The leading axes ``state`` has beyond one env's state."""
     one, _ = jax.eval_shape(env.reset, jax.random.key(0))
@@ -153,7 +160,10 @@ def _check_match(path, header: dict, env: Env, like, params) -> None:
     where = f"checkpoint {str(path)!r}"
     if header["env"] != env.kind:
         raise ValueError(f"{where} holds a state of the {header['env']} env; env= is {env.kind}")
-    saved, given = header["config"], _config_fields(env.config)
+    given = _config_fields(env.config)
+    # A field added to the config after the file was written reads as its default, which
+    # keeps the behaviour the file was written under.
+    saved = {**_config_defaults(env.config), **header["config"]}
     names = sorted(set(saved) | set(given))
     differing = [name for name in names if saved.get(name) != given.get(name)]
     if differing:
