@@ -22,6 +22,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int8, Int32
 
+from gridax.envs.arc.families import flip_horizontal, gather, rotate
 from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS, canvas_coordinates, live_mask
 from gridax.fields import as_dtype
 
@@ -46,43 +47,19 @@ def draw(uniforms: Float32[Array, " 13"], permute_zero: bool, max_offset) -> Aug
     """An augmentation from :data:`DRAWS` uniforms; offsets uniform in ``0..max_offset``
     (0 for none)."""
     transform = jnp.minimum(jnp.floor(uniforms[0] * NUM_TRANSFORMS), NUM_TRANSFORMS - 1)
-    order = jnp.argsort(uniforms[1 : 1 + NUM_COLOURS])  # a uniform permutation of 0-9
-    if not permute_zero:  # the colours 1-9 in the order their keys sort, 0 kept
-        keys = uniforms[1 : 1 + NUM_COLOURS].at[0].set(-1.0)
-        order = jnp.argsort(keys)
+    keys = uniforms[1 : 1 + NUM_COLOURS]
+    if not permute_zero:  # 0 sorts first and stays; 1-9 in the order their keys sort
+        keys = keys.at[0].set(-1.0)
+    order = jnp.argsort(keys)  # a uniform permutation
     limit = jnp.asarray(max_offset, jnp.float32)
     offset = jnp.minimum(jnp.floor(uniforms[-2:] * (limit + 1)), limit)
     return Augmentation(transform, order, offset)
 
 
-def _gather(grid, rows, cols, keep) -> Int8[Array, "30 30"]:
-    rows, cols = jnp.clip(rows, 0, GRID_SIZE - 1), jnp.clip(cols, 0, GRID_SIZE - 1)
-    return jnp.where(keep, grid[rows, cols], jnp.int8(0))
-
-
-def _flip(grid, shape):
-    rows, cols = canvas_coordinates()
-    return _gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
-
-
-def _turn_clockwise(grid, shape):
-    """A quarter turn clockwise: the cell ``(i, j)`` of an ``h x w`` grid goes to
-    ``(j, h - 1 - i)``."""
-    rows, cols = canvas_coordinates()
-    turned = shape[::-1]
-    return _gather(grid, shape[0] - 1 - cols, rows, live_mask(turned)), turned
-
-
-def _turn_anticlockwise(grid, shape):
-    rows, cols = canvas_coordinates()
-    turned = shape[::-1]
-    return _gather(grid, cols, shape[1] - 1 - rows, live_mask(turned)), turned
-
-
-def _repeat(step, times, grid, shape):
-    """``step`` applied ``times`` (0-3, traced) times."""
+def _turn(times, grid, shape):
+    """``times`` (0-3, traced) quarter turns clockwise."""
     for k in range(3):
-        stepped = step(grid, shape)
+        stepped = rotate(grid, shape)
         grid = jnp.where(k < times, stepped[0], grid)
         shape = jnp.where(k < times, stepped[1], shape)
     return grid, shape
@@ -90,16 +67,16 @@ def _repeat(step, times, grid, shape):
 
 def apply(grid: Int8[Array, "30 30"], shape: Int32[Array, " 2"], augmentation: Augmentation):
     """``(grid, shape)`` in the augmented frame (module docstring)."""
-    flipped = _flip(grid, shape)
+    flipped = flip_horizontal(grid, shape)
     flips = augmentation.transform >= 4
     grid, shape = jnp.where(flips, flipped[0], grid), jnp.where(flips, flipped[1], shape)
-    grid, shape = _repeat(_turn_clockwise, augmentation.transform % 4, grid, shape)
+    grid, shape = _turn(augmentation.transform % 4, grid, shape)
     grid = jnp.where(live_mask(shape), augmentation.colours[grid.astype(jnp.int32)], 0)
     rows, cols = canvas_coordinates()
     dy, dx = augmentation.offset[0], augmentation.offset[1]
     shape = shape + augmentation.offset
     keep = live_mask(shape) & (rows >= dy) & (cols >= dx)
-    return _gather(grid, rows - dy, cols - dx, keep), shape
+    return gather(grid, rows - dy, cols - dx, keep), shape
 
 
 def invert(grid: Int8[Array, "30 30"], shape: Int32[Array, " 2"], augmentation: Augmentation):
@@ -107,11 +84,11 @@ def invert(grid: Int8[Array, "30 30"], shape: Int32[Array, " 2"], augmentation: 
     rows, cols = canvas_coordinates()
     dy, dx = augmentation.offset[0], augmentation.offset[1]
     shape = jnp.maximum(shape - augmentation.offset, 1)
-    grid = _gather(grid, rows + dy, cols + dx, live_mask(shape))
+    grid = gather(grid, rows + dy, cols + dx, live_mask(shape))
     inverse = jnp.argsort(augmentation.colours).astype(jnp.int8)
     grid = jnp.where(live_mask(shape), inverse[grid.astype(jnp.int32)], 0)
-    grid, shape = _repeat(_turn_anticlockwise, augmentation.transform % 4, grid, shape)
-    flipped = _flip(grid, shape)
+    grid, shape = _turn((4 - augmentation.transform % 4) % 4, grid, shape)  # turns undone
+    flipped = flip_horizontal(grid, shape)
     flips = augmentation.transform >= 4
     return jnp.where(flips, flipped[0], grid), jnp.where(flips, flipped[1], shape)
 

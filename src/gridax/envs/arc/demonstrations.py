@@ -62,10 +62,6 @@ def _padded(steps: Sequence[Step], prefix: Sequence[Step]) -> Demonstration:
     return Demonstration(MaskAction(operation, selection), jnp.int32(length))
 
 
-def _paint_one(state: ArcState) -> Demonstration:
-    return paint_target(state.target_grid, state.target_shape)
-
-
 def paint_target(target: Int8[Array, "30 30"], shape: Int32[Array, " 2"]) -> Demonstration:
     """One env's demonstration that paints ``target`` (of ``shape``): resize, a fill per
     colour, submit. It paints every cell, so the start grid does not matter: no prefix."""
@@ -109,7 +105,7 @@ def _vectorised(function, states: ArcState):
 def paint(states: ArcState, config: ArcConfig) -> Demonstration:
     """The demonstration that solves any episode by painting its target (module doc)."""
     del config  # the same demonstration for any start grid
-    return _vectorised(_paint_one, states)
+    return _vectorised(lambda state: paint_target(state.target_grid, state.target_shape), states)
 
 
 def _natural_one(state: ArcState, generator: generators.Generator, prefix) -> Demonstration:
@@ -119,7 +115,7 @@ def _natural_one(state: ArcState, generator: generators.Generator, prefix) -> De
     by_family = []
     for family in families.FAMILIES.values():
         if family.demonstration is None:  # no short solution: paint it
-            by_family.append(_paint_one(state))
+            by_family.append(paint_target(state.target_grid, state.target_shape))
             continue
         demonstration = _padded(family.demonstration(pieces), prefix)
         if family.ends_with_moves:

@@ -36,7 +36,8 @@ Step = tuple[int | Int32[Array, ""], Bool[Array, "30 30"]]  # (operation, select
 # --- rules (tests check them against NumPy) ----------------------------------------------
 
 
-def _gather(grid, source_rows, source_cols, keep) -> Int8[Array, "30 30"]:
+def gather(grid, source_rows, source_cols, keep) -> Int8[Array, "30 30"]:
+    """``grid[source_rows, source_cols]`` where ``keep`` (clipped to the canvas), else 0."""
     rows = jnp.clip(source_rows, 0, GRID_SIZE - 1)
     cols = jnp.clip(source_cols, 0, GRID_SIZE - 1)
     return jnp.where(keep, grid[rows, cols], jnp.int8(0))
@@ -58,19 +59,19 @@ def fill_background(grid, shape, parameters: TaskParameters):
 
 def flip_horizontal(grid, shape, parameters=None):
     rows, cols = canvas_coordinates()
-    return _gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
+    return gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
 
 
 def flip_vertical(grid, shape, parameters=None):
     rows, cols = canvas_coordinates()
-    return _gather(grid, shape[0] - 1 - rows, cols, live_mask(shape)), shape
+    return gather(grid, shape[0] - 1 - rows, cols, live_mask(shape)), shape
 
 
 def rotate(grid, shape, parameters=None):
     """Clockwise: the cell at ``(i, j)`` goes to ``(j, h - 1 - i)``."""
     rows, cols = canvas_coordinates()
     rotated_shape = shape[::-1]
-    return _gather(grid, shape[0] - 1 - cols, rows, live_mask(rotated_shape)), rotated_shape
+    return gather(grid, shape[0] - 1 - cols, rows, live_mask(rotated_shape)), rotated_shape
 
 
 def object_bounds(grid) -> ops.Bounds:
@@ -82,7 +83,7 @@ def flip_object(grid, shape, parameters=None):
     top, left, bottom, right = object_bounds(grid)
     rows, cols = canvas_coordinates()
     inside = canvas_box(top, left, bottom, right)
-    return jnp.where(inside, _gather(grid, rows, left + right - cols, inside), grid), shape
+    return jnp.where(inside, gather(grid, rows, left + right - cols, inside), grid), shape
 
 
 def rotate_object(grid, shape, parameters=None):
@@ -92,7 +93,7 @@ def rotate_object(grid, shape, parameters=None):
     rows, cols = canvas_coordinates()
     inside = canvas_box(top, left, top + size - 1, left + size - 1)
     source_rows, source_cols = top + size - 1 - (cols - left), left + (rows - top)
-    return jnp.where(inside, _gather(grid, source_rows, source_cols, inside), grid), shape
+    return jnp.where(inside, gather(grid, source_rows, source_cols, inside), grid), shape
 
 
 def translate(grid, shape, parameters: TaskParameters):
@@ -101,7 +102,7 @@ def translate(grid, shape, parameters: TaskParameters):
     source_rows, source_cols = rows - move[0], cols - move[1]
     inside = (source_rows >= 0) & (source_rows < GRID_SIZE) & (source_cols >= 0)
     inside = inside & (source_cols < GRID_SIZE) & live_mask(shape)
-    return _gather(grid, source_rows, source_cols, inside), shape
+    return gather(grid, source_rows, source_cols, inside), shape
 
 
 def box_ring(grid) -> Bool[Array, "30 30"]:
@@ -120,7 +121,7 @@ def scale(grid, shape, parameters: TaskParameters):
     factor = parameters.factor
     rows, cols = canvas_coordinates()
     scaled_shape = shape * factor
-    return _gather(grid, rows // factor, cols // factor, live_mask(scaled_shape)), scaled_shape
+    return gather(grid, rows // factor, cols // factor, live_mask(scaled_shape)), scaled_shape
 
 
 def _compose(*rules: Rule) -> Rule:
