@@ -124,7 +124,7 @@ def test_mismatches_are_named(saved, arc_agi_1, tmp_path):
     forage_like, _ = forage_env.batch_reset(jax.random.split(jax.random.key(0), 2))
     with pytest.raises(ValueError, match="holds a state of the arc env; env= is forage"):
         load_state(path, forage_like, forage_env)
-    with pytest.raises(TypeError, match="state must be a ForageState, got ArcState"):
+    with pytest.raises(TypeError, match="state must be a ForageState or a Tracked, got ArcState"):
         save_state(tmp_path / "x.ckpt", states, forage_env)
     with pytest.raises(TypeError, match="take the env and its params since gridax 0.2"):
         save_state(tmp_path / "x.ckpt", states, config, arc_agi_1)

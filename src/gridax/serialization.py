@@ -95,6 +95,7 @@ def save_state(path, state, env: Env, params=None) -> Path:
     header = {
         "format_version": FORMAT_VERSION,
         "env": env.kind,
+        "state_type": type(state).__name__,
         "config": _config_fields(env.config),
         "batch_shape": list(_batch_shape(env, state)),
         "payload_bytes": len(payload),
@@ -160,6 +161,10 @@ def _check_match(path, header: dict, env: Env, like, params) -> None:
     where = f"checkpoint {str(path)!r}"
     if header["env"] != env.kind:
         raise ValueError(f"{where} holds a state of the {header['env']} env; env= is {env.kind}")
+    # Files written before the state type was recorded hold the env's own state.
+    saved_type = header.get("state_type", type(like).__name__)
+    if saved_type != type(like).__name__:
+        raise ValueError(f"{where} holds a {saved_type}, but like= is a {type(like).__name__}")
     given = _config_fields(env.config)
     # A field added to the config after the file was written reads as its default, which
     # keeps the behaviour the file was written under.

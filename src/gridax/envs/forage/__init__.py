@@ -19,8 +19,9 @@ from gridax.envs.forage.env import (
     step,
 )
 from gridax.envs.forage.interface import ForageEnv, make_env
+from gridax.envs.forage.metrics import ContinualMetrics, initial_metrics
 from gridax.envs.forage.objects import Biome, ObjectType
-from gridax.envs.forage.types import ForageState, invariant_violations
+from gridax.envs.forage.types import ForageState, Metrics, Tracked, invariant_violations
 from gridax.envs.forage.variants import make_config, registered_ids
 
 __all__ = [
@@ -30,15 +31,19 @@ __all__ = [
     "RIGHT",
     "UP",
     "Biome",
+    "ContinualMetrics",
     "ForageConfig",
     "ForageEnv",
     "ForageParams",
     "ForageState",
+    "Metrics",
     "ObjectType",
     "Series",
+    "Tracked",
     "batch_reset",
     "batch_step",
     "diagnostics",
+    "initial_metrics",
     "invariant_violations",
     "make_config",
     "make_env",

@@ -28,6 +28,19 @@ def region_means(state: ForageState, clock, structure: Structure) -> Float32[Arr
     return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 
 
+def standing(means: Float32[Array, " R"], region) -> dict:
+    """Where region ``region`` stands among the regions' ``means``, under Foragax's names:
+    ``current_biome_mean``, ``max_biome_mean``, ``biome_regret`` (best mean minus its
+    mean) and ``biome_rank`` (1 = the best; a tie ranks the lower region first)."""
+    order = jnp.argsort(-means, stable=True)
+    return {
+        "current_biome_mean": means[region],
+        "max_biome_mean": jnp.max(means),
+        "biome_regret": jnp.max(means) - means[region],
+        "biome_rank": (1 + jnp.argmax(order == region)).astype(jnp.int32),
+    }
+
+
 def diagnostics(state: ForageState, config: ForageConfig) -> dict:
     """For a state (or a batch): ``reward_map`` (the reward of every visible object at the
     state's clock, 0 for empty cells and walls), ``region_means`` (mean food reward per
@@ -44,14 +57,14 @@ def _diagnostics(state: ForageState, structure: Structure) -> dict:
     values, _ = reward_map(state, clock, structure)
     means = region_means(state, clock, structure)
     region = state.params.region_map[state.position[0], state.position[1]].astype(jnp.int32)
-    order = jnp.argsort(-means, stable=True)
+    place = standing(means, region)
     return {
         "reward_map": values,
         "region_means": means,
         "region": region,
         "best_region": jnp.argmax(means),
-        "regret": jnp.max(means) - means[region],
-        "rank": 1 + jnp.argmax(order == region),
+        "regret": place["biome_regret"],
+        "rank": place["biome_rank"],
     }
 
 

@@ -12,7 +12,7 @@ from gridax import spaces
 from gridax.envs.forage import env as functional
 from gridax.envs.forage import render
 from gridax.envs.forage.config import ForageConfig, ForageParams
-from gridax.envs.forage.types import ForageState, invariant_violations
+from gridax.envs.forage.types import ForageState, Tracked, invariant_violations
 from gridax.envs.forage.variants import make_config
 from gridax.interface import Env
 from gridax.validation import require_type
@@ -62,8 +62,10 @@ class ForageEnv(Env):
         return render.render(state, self.config, **options)
 
     def checkpoint_filter(self, state):
-        require_type("state", state, ForageState)
-        return jax.tree.map(lambda _: True, state)  # the params travel in the state
+        # A state, or one with its continual-RL metrics (``ContinualMetrics``): all kept,
+        # since the params travel in the state.
+        require_type("state", state, (ForageState, Tracked), "a ForageState or a Tracked")
+        return jax.tree.map(lambda _: True, state)
 
     def restore_task_data(self, state, params=None):
         return state

@@ -89,6 +89,25 @@ class ForageState(eqx.Module):
         return jnp.where(self.cells.ready_at <= self.time[..., None, None], self.cells.object, 0)
 
 
+class Metrics(eqx.Module):
+    """The running continual-RL figures of one env or a batch (``metrics.py``)."""
+
+    steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    # EWMs without the bias correction, and the correction's denominator 1 - (1 - rate)^t.
+    ewm_reward: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
+    ewm_regret: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
+    ewm_weight: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
+    biome_steps: Int32[Array, "*b biomes_and_none"] = eqx.field(converter=as_dtype(jnp.int32))
+    collections: Int32[Array, "*b ids"] = eqx.field(converter=as_dtype(jnp.int32))
+
+
+class Tracked(eqx.Module):
+    """An env state and its metrics."""
+
+    state: ForageState
+    metrics: Metrics
+
+
 def invariant_violations(states: ForageState, config=None) -> dict[str, Int32[Array, ""]]:
     """For each invariant of the forage state, how many envs of ``states`` break it
     (jittable, for one state or any batch shape). ``config`` is unused: every bound is
