@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test lint clean
+.PHONY: demo test lint parity clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,5 +24,20 @@ lint: $(INSTALLED)
 	$(BIN)/ruff format --check src tests benchmarks $(wildcard examples)
 	$(BIN)/pyright src
 
+# Step-by-step parity with the pinned Foragax releases, each in a virtual environment of
+# its own (0.54.1 and 0.58.0 cannot share one): tests/envs/forage/test_foragax_parity.py.
+# Foragax imports six without declaring it.
+FORAGAX_VENVS := .venv-foragax-0.54.1 .venv-foragax-0.58.0
+
+.venv-foragax-%/.installed:
+	$(PYTHON) -m venv .venv-foragax-$*
+	.venv-foragax-$*/bin/python -m pip install --quiet "continual-foragax==$*" six
+	touch $@
+
+parity: $(INSTALLED) $(FORAGAX_VENVS:%=%/.installed)
+	GRIDAX_FORAGAX_0_54_1_PYTHON=.venv-foragax-0.54.1/bin/python \
+	GRIDAX_FORAGAX_0_58_0_PYTHON=.venv-foragax-0.58.0/bin/python \
+	$(BIN)/python -m pytest tests/envs/forage/test_foragax_parity.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(FORAGAX_VENVS) .pytest_cache
