@@ -98,3 +98,75 @@ def test_advanced_demo_runs_and_shows_what_it_promises(name):
     assert result.returncode == 0, result.stderr[-3000:]
     for expected in ADVANCED[name]:
         assert expected in result.stdout, result.stdout
+
+
+def load_continual():
+    """examples/continual/protocol.py, which imports its sibling agents.py."""
+    sys.path.insert(0, str(EXAMPLES / "continual"))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "protocol", EXAMPLES / "continual" / "protocol.py"
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["protocol"] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(EXAMPLES / "continual"))
+
+
+def test_continual_protocol_smoke(tmp_path, capsys):
+    protocol = load_continual()
+    import numpy as np
+
+    with jax.numpy_dtype_promotion("standard"):
+        arguments = ["--quick", "--worlds", "ForagaxTwoBiome-v1", "--out", str(tmp_path)]
+        results = protocol.main(arguments)
+    out = capsys.readouterr().out
+    assert "protocol done in" in out and "sweep ForagaxTwoBiome-v1 dqn step size 0.003" in out
+    runs = results["evaluation"]["ForagaxTwoBiome-v1"]
+    agents = ("dqn", "ppo", "recurrent ppo")
+    assert set(runs) == {*agents, *(f"{a} frozen at 2,560" for a in agents), "random"}
+    for curves in runs.values():
+        for values in curves.values():
+            assert values.shape == (2, 10) and np.isfinite(values).all()
+    # The frozen copies share the seeds: identical until they freeze (log point 5 ends at
+    # step 2,560, the last step that still learns), then free to differ.
+    for name in agents:
+        learning, frozen = runs[name], runs[f"{name} frozen at 2,560"]
+        np.testing.assert_array_equal(learning["reward"][:, :5], frozen["reward"][:, :5])
+    assert (tmp_path / "ForagaxTwoBiome-v1.png").stat().st_size > 0
+    assert (tmp_path / "curves.csv").read_text().count("\n") == 1 + 7 * 2 * 10
+    assert "ForagaxTwoBiome-v1" in (tmp_path / "results.json").read_text()
+
+
+@pytest.fixture
+def standard_promotion():
+    # The examples run under the default promotion rules their users have.
+    with jax.numpy_dtype_promotion("standard"):
+        yield
+
+
+def test_dqn_replay_wraps_and_target_follows_every_128_steps(standard_promotion):
+    load_continual()
+    import numpy as np
+
+    agents = sys.modules["agents"]
+    dqn = agents.DQN(num_features=3)
+    state = dqn.init(jax.random.key(0))
+    for i in range(1_003):  # three past the buffer's 1,000: the oldest are overwritten
+        step = (np.full(3, i, np.float32), i % 4, float(i), np.full(3, i + 1, np.float32))
+        state = dqn.remember(state, step)
+    assert int(state.replay.count) == 1_003
+    assert state.replay.reward[:4].tolist() == [1_000.0, 1_001.0, 1_002.0, 3.0]
+    learning = jax.numpy.bool_(True)
+    for update in range(1, 33):  # an update every 4 steps: the target refreshes at 32
+        state = dqn.update(state, jax.random.key(update), learning)
+        same = jax.tree.map(lambda a, b: bool((a == b).all()), state.online, state.target)
+        assert all(jax.tree.leaves(same)) == (update == 32)
+    frozen = dqn.update(state, jax.random.key(99), jax.numpy.bool_(False))
+    assert all(
+        jax.tree.leaves(
+            jax.tree.map(lambda a, b: bool((a == b).all()), frozen.online, state.online)
+        )
+    )
