@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import equinox as eqx
@@ -60,11 +61,10 @@ def variable(release: str) -> str:
 
 
 def installed_here() -> str | None:
+    """The Foragax release this Python has (the extra ``compare``), if any."""
     try:
-        from importlib.metadata import version
-
         return version("continual-foragax")
-    except Exception:
+    except PackageNotFoundError:
         return None
 
 
@@ -196,7 +196,8 @@ def test_steps_match_foragax_from_its_own_worlds(release, env_id, traces_dir):
     env = forage.ForageEnv(env_id, config)
     tracker = ContinualMetrics(env)
     like, _ = forage.reset(jax.random.key(0), config)
-    assert (np.asarray(like.visible()) == recorded["object_id"][0]).mean() < 1  # other draws
+    # gridax draws its own world; every step below starts from Foragax's instead.
+    assert (np.asarray(like.visible()) != recorded["object_id"][0]).any()
     step = jax.jit(lambda tracked, action: tracker.step(tracked, action))
     mismatches = []
     for t, action in enumerate(recorded["actions"]):
