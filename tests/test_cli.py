@@ -64,3 +64,19 @@ def test_bench_devices_runs_sharded_rollouts(tmp_path):
     rows = json.loads((tmp_path / "bench.json").read_text())["rows"]
     labels = [r["selection_format"] for r in rows if r["env"] == "sharded"]
     assert labels == ["point, 1 device", "point, 2 devices"]
+
+
+def test_version_has_one_source(capsys):
+    from importlib.metadata import version
+    from pathlib import Path
+
+    import pytest
+
+    import gridax
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"gridax {gridax.__version__}"
+    assert version("gridax") == gridax.__version__  # pyproject reads it from the package
+    assert (Path(gridax.__file__).parent / "py.typed").exists()

@@ -66,7 +66,10 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gridax import __version__
+
     parser = argparse.ArgumentParser(prog="gridax", description="gridax environments")
+    parser.add_argument("--version", action="version", version=f"gridax {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     defaults = Options()
     bench = commands.add_parser("bench", help="steps per second of the environments")
