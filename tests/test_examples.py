@@ -135,6 +135,7 @@ def test_continual_protocol_smoke(tmp_path, capsys):
     for name in agents:
         learning, frozen = runs[name], runs[f"{name} frozen at 2,560"]
         np.testing.assert_array_equal(learning["reward"][:, :5], frozen["reward"][:, :5])
+        assert not np.array_equal(learning["reward"][:, 5:], frozen["reward"][:, 5:])
     assert (tmp_path / "ForagaxTwoBiome-v1.png").stat().st_size > 0
     assert (tmp_path / "curves.csv").read_text().count("\n") == 1 + 7 * 2 * 10
     assert "ForagaxTwoBiome-v1" in (tmp_path / "results.json").read_text()

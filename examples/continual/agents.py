@@ -49,6 +49,24 @@ def frozen(learning, new, old):
     return jax.tree.map(lambda n, o: jnp.where(learning, n, o), new, old)
 
 
+class Networked:
+    """An agent's network, split once into its weights (carried through ``lax.scan``)
+    and its static rest; subclasses say how to build it (``network(key)``)."""
+
+    def network(self, key):
+        raise NotImplementedError
+
+    @functools.cached_property
+    def static(self):
+        return eqx.partition(self.network(jax.random.key(0)), eqx.is_array)[1]
+
+    def model(self, weights):
+        return eqx.combine(weights, self.static)
+
+    def initial_weights(self, key):
+        return eqx.filter(self.network(key), eqx.is_array)
+
+
 # --- random ------------------------------------------------------------------------------
 
 
@@ -117,7 +135,7 @@ class DQNState(eqx.Module):
 
 
 @dataclasses.dataclass(frozen=True)
-class DQN:
+class DQN(Networked):
     num_features: int
     learning_rate: float = 3e-3
     epsilon: float = 0.1
@@ -132,24 +150,17 @@ class DQN:
     def network(self, key):
         return eqx.nn.MLP(self.num_features, NUM_ACTIONS, self.hidden, 2, jax.nn.relu, key=key)
 
-    @functools.cached_property
-    def static(self):
-        return eqx.partition(self.network(jax.random.key(0)), eqx.is_array)[1]
-
-    def q(self, weights, obs_features):
-        return eqx.combine(weights, self.static)(obs_features)
-
     def optimiser(self):
         return optax.adam(self.learning_rate)
 
     def init(self, key) -> DQNState:
-        weights = eqx.filter(self.network(key), eqx.is_array)
+        weights = self.initial_weights(key)
         empty = Replay.empty(self.buffer_size, self.num_features)
         return DQNState(weights, weights, self.optimiser().init(weights), empty, jnp.int32(0))
 
     def act(self, state: DQNState, obs_features, key):
         explore_key, action_key = jax.random.split(key)
-        greedy = jnp.argmax(self.q(state.online, obs_features))
+        greedy = jnp.argmax(self.model(state.online)(obs_features))
         random = jax.random.randint(action_key, (), 0, NUM_ACTIONS)
         explore = jax.random.uniform(explore_key) < self.epsilon
         return jnp.where(explore, random, greedy), state
@@ -161,8 +172,8 @@ class DQN:
         obs_features, action, reward, next_features = state.replay.sample(key, self.batch_size)
 
         def loss(weights):
-            q = jax.vmap(lambda f: self.q(weights, f))(obs_features)
-            next_q = jax.vmap(lambda f: self.q(state.target, f))(next_features)
+            q = jax.vmap(self.model(weights))(obs_features)
+            next_q = jax.vmap(self.model(state.target))(next_features)
             # A continuing world: every transition bootstraps.
             target = reward + self.gamma * jnp.max(next_q, axis=-1)
             chosen = jnp.take_along_axis(q, action[:, None], axis=-1)[:, 0]
@@ -240,7 +251,7 @@ class RecurrentActorCritic(eqx.Module):
 
 
 @dataclasses.dataclass(frozen=True)
-class PPO:
+class PPO(Networked):
     num_features: int
     learning_rate: float = 3e-4
     block: int = 128  # rollout length
@@ -259,20 +270,13 @@ class PPO:
     def network(self, key):
         return self.architecture(self.num_features, self.hidden, key)
 
-    @functools.cached_property
-    def static(self):
-        return eqx.partition(self.network(jax.random.key(0)), eqx.is_array)[1]
-
-    def model(self, weights):
-        return eqx.combine(weights, self.static)
-
     def optimiser(self):
         return optax.chain(
             optax.clip_by_global_norm(self.max_grad_norm), optax.adam(self.learning_rate)
         )
 
     def init(self, key) -> PPOState:
-        weights = eqx.filter(self.network(key), eqx.is_array)
+        weights = self.initial_weights(key)
         n, f, m = self.block, self.num_features, self.static.memory_size
         rollout = Rollout(
             jnp.zeros((n, f)), jnp.zeros(n, jnp.int32), jnp.zeros(n), jnp.zeros(n), jnp.zeros(n),

@@ -12,7 +12,7 @@ hold, every cell's fourier parameters, generation and biome, the agent's (row, c
 time and clock offset, and the observation; for steps 1..STEPS: the action, reward and
 ``info``; and the temperature record of weather worlds. ``stats`` runs NUM_ENVS worlds
 in parallel under uniform random actions and writes each one's total reward, summed biome
-regret and collections per object id.
+regret and collections per object id. Both write the release and the weather record.
 """
 
 from __future__ import annotations
@@ -80,11 +80,16 @@ def record(env_id: str, seed: int, steps: int, aperture: int) -> dict[str, np.nd
             note(name, info[name])
     trace = {name: np.stack(values) for name, values in rows.items()}
     trace["actions"] = actions
+    return {**trace, **about(env)}
+
+
+def about(env) -> dict[str, np.ndarray]:
+    """The release, and the temperature record of the first (hot) weather object."""
+    facts = {"foragax_version": np.asarray(version("continual-foragax"))}
     weather = [o for o in env.objects if hasattr(o, "rewards")]
-    if weather:  # the temperature record of the first (hot) weather object
-        trace["temperatures"] = np.asarray(weather[0].rewards, np.float32)
-    trace["foragax_version"] = np.asarray(version("continual-foragax"))
-    return trace
+    if weather:
+        facts["temperatures"] = np.asarray(weather[0].rewards, np.float32)
+    return facts
 
 
 def statistics(env_id: str, seed: int, steps: int, aperture: int, num_envs: int) -> dict:
@@ -112,7 +117,7 @@ def statistics(env_id: str, seed: int, steps: int, aperture: int, num_envs: int)
         "reward": np.asarray(reward),
         "regret": np.asarray(regret),
         "collections": np.asarray(collections),
-        "foragax_version": np.asarray(version("continual-foragax")),
+        **about(env),
     }
 
 

@@ -261,8 +261,7 @@ def test_free_running_statistics_agree_with_foragax(release, env_id, traces_dir)
     per object id) of 64 Foragax worlds and 64 gridax worlds: each mean within 4.5
     standard errors of the other's."""
     theirs = run_foragax(release, "stats", env_id, STATISTICS_STEPS, traces_dir, STATISTICS_ENVS)
-    weather = run_foragax(release, "trace", env_id, 1, traces_dir)  # its temperatures
-    config = make_config(env_id, weather)
+    config = make_config(env_id, theirs)
     tracker = ContinualMetrics(forage.ForageEnv(env_id, config))
     keys = jax.random.split(jax.random.key(1), STATISTICS_ENVS)
 

@@ -50,7 +50,6 @@ def initial_metrics(config: ForageConfig, batch_shape: tuple[int, ...] = ()) -> 
     structure = config.structure()
     zeros = jnp.zeros(batch_shape)
     return Metrics(
-        steps=zeros,
         ewm_reward=zeros,
         ewm_regret=zeros,
         ewm_weight=zeros,
@@ -72,7 +71,6 @@ def update(metrics: Metrics, before, after, reward, info, structure: Structure, 
     ewm_regret = decay * metrics.ewm_regret + rate * place["biome_regret"]
     biome = jnp.where(info["biome"] < 0, structure.num_biomes, info["biome"])
     metrics = Metrics(
-        steps=metrics.steps + 1,
         ewm_reward=ewm_reward,
         ewm_regret=ewm_regret,
         ewm_weight=weight,

@@ -92,11 +92,11 @@ class ForageState(eqx.Module):
 class Metrics(eqx.Module):
     """The running continual-RL figures of one env or a batch (``metrics.py``)."""
 
-    steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     # EWMs without the bias correction, and the correction's denominator 1 - (1 - rate)^t.
     ewm_reward: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
     ewm_regret: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
     ewm_weight: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
+    # steps in each biome, then outside every biome: their sum is the steps taken
     biome_steps: Int32[Array, "*b biomes_and_none"] = eqx.field(converter=as_dtype(jnp.int32))
     collections: Int32[Array, "*b ids"] = eqx.field(converter=as_dtype(jnp.int32))
 
