@@ -68,7 +68,6 @@ def test_bench_devices_runs_sharded_rollouts(tmp_path):
 
 def test_version_has_one_source(capsys):
     from importlib.metadata import version
-    from pathlib import Path
 
     import pytest
 
@@ -79,4 +78,3 @@ def test_version_has_one_source(capsys):
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.strip() == f"gridax {gridax.__version__}"
     assert version("gridax") == gridax.__version__  # pyproject reads it from the package
-    assert (Path(gridax.__file__).parent / "py.typed").exists()

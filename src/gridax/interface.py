@@ -22,6 +22,8 @@ import abc
 from typing import Any
 
 import equinox as eqx
+import jax
+import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int32
 
 from gridax import spaces
@@ -121,3 +123,12 @@ class Env(eqx.Module):
 
     def __repr__(self) -> str:
         return f"gridax.make({self.env_id!r})"
+
+
+def zero_info(env: Env, state) -> dict:
+    """Zeros shaped as the ``info`` of a step from ``state``: what adapters whose reset
+    returns a step record (Jumanji's and Stoa's ``TimeStep``) put there, so that reset
+    and step return one PyTree structure, as ``lax.scan`` carries need."""
+    action = env.action_space.sample(jax.random.key(0))
+    shapes = jax.eval_shape(lambda s: env.step(s, action)[4], state)
+    return jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)

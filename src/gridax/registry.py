@@ -46,3 +46,15 @@ def make(env_id: str, **overrides) -> Env:
         f"unknown env id {env_id!r}; {hint + ' ' if hint else ''}gridax.registered_ids() "
         f"lists all {len(every)}"
     )
+
+
+def as_env(env: Env | str, **overrides) -> Env:
+    """``env`` itself if it is a built env, else ``make(env, **overrides)``: what the
+    adapters (``GymnasiumEnv("ArcAgi1-v0", max_episode_steps=5)``) take."""
+    if isinstance(env, str):
+        return make(env, **overrides)
+    if not isinstance(env, Env):
+        raise TypeError(f"expected a registered env id or a gridax.Env; got {type(env).__name__}")
+    if overrides:
+        raise ValueError(f"overrides {sorted(overrides)} need an env id, not a built env")
+    return env

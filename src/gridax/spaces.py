@@ -96,10 +96,7 @@ class Dict(Space):
         return self.cls(**values) if self.cls else values
 
     def contains(self, x) -> jax.Array:
-        def field(name):
-            return x[name] if isinstance(x, Mapping) else getattr(x, name)
-
-        inside = [space.contains(field(name)) for name, space in self.spaces.items()]
+        inside = [space.contains(field(x, name)) for name, space in self.spaces.items()]
         return jnp.all(jnp.stack(inside))
 
     @property
@@ -122,3 +119,26 @@ class Dict(Space):
             index = index // space.n
         values = {name: values[name] for name in self.spaces}
         return self.cls(**values) if self.cls else values
+
+
+def field(value, name: str):
+    """Field ``name`` of a structured value or of a dict."""
+    return value[name] if isinstance(value, Mapping) else getattr(value, name)
+
+
+def as_dicts(space: Space, value, leaf=lambda x: x) -> Any:
+    """A value of ``space`` (a structured observation, say) as nested dicts of its
+    fields, with ``leaf`` applied to each array: how the adapters hand values to
+    libraries whose spaces are dicts (Gymnasium, Stoa)."""
+    if isinstance(space, Dict):
+        return {name: as_dicts(sub, field(value, name), leaf) for name, sub in space.spaces.items()}
+    return leaf(value)
+
+
+def as_structured(space: Space, value) -> Any:
+    """The inverse of :func:`as_dicts`: nested dicts (or structured values) of ``space``
+    as gridax takes them (``space.cls(**fields)`` where a ``Dict`` has a class)."""
+    if not isinstance(space, Dict):
+        return jnp.asarray(value)
+    fields = {name: as_structured(sub, field(value, name)) for name, sub in space.spaces.items()}
+    return space.cls(**fields) if space.cls else fields

@@ -1,0 +1,355 @@
+"""gridax envs behind Gymnasium's API (extra ``gymnasium``), for PyTorch trainers.
+
+- :class:`GymnasiumVectorEnv` (``gymnasium.vector.VectorEnv``): a batch of envs stepped
+  in one jitted ``batch_step``; what CleanRL, TorchRL or PufferLib-style loops hold.
+- :class:`GymnasiumEnv` (``gymnasium.Env``): one env, what ARCLE users hold; passes
+  ``gymnasium.utils.env_checker.check_env``; ``render_mode="rgb_array"``.
+
+Importing this module registers every gridax id with Gymnasium under the namespace
+``gridax/`` (as ``ALE/`` or ``MiniGrid-`` ids are kept apart from others)::
+
+    import gymnasium, gridax.wrappers.gymnasium
+    env = gymnasium.make("gridax/ArcAgi1-v0", render_mode="rgb_array")
+    envs = gymnasium.make_vec("gridax/ForagaxTwoBiome-v1", num_envs=1024,
+                              vectorization_mode="vector_entry_point")
+
+Spaces. Observations and actions are NumPy trees: a structured gridax value (an ARC
+observation, a :class:`~gridax.envs.arc.PointAction`) is a ``Dict`` space of its
+fields, so an ARC point action is ``{"operation": 3, "row": 0, "col": 1}``; a bbox action
+has ``r1, c1, r2, c2``, a mask action a boolean ``selection`` of the whole canvas. (A
+``Dict`` over a flat ``MultiDiscrete`` because it names the fields and covers the mask
+format too.) The vector env's spaces are the single spaces batched (``Discrete`` fields
+become ``MultiDiscrete``).
+
+Auto-reset (vector env). ``autoreset_mode`` is one of Gymnasium's three, declared in
+``metadata["autoreset_mode"]``:
+
+- ``NEXT_STEP`` (the default, as Gymnasium's own vector envs): the step after an episode
+  ends starts a new one, ignores that env's action and returns reward 0 and neither flag.
+- ``SAME_STEP``: an env whose episode ends is reset in the same step; the observation is
+  the new episode's first; ``info["final_obs"]`` and ``info["final_info"]`` hold the
+  last observation and info of the old one, for the envs ``info["_final_obs"]`` marks.
+- ``DISABLED``: episodes end and stay ended (gridax's envs are absorbing) until
+  ``reset(options={"reset_mask": mask})`` restarts the envs ``mask`` marks.
+
+``info`` follows Gymnasium's vector convention: each key holds one value per env and
+``"_" + key`` marks the envs where it is set.
+
+Arrays out are NumPy by default. ``array_type="torch"`` hands JAX's buffers to PyTorch
+through DLPack without copying (``torch`` is not a dependency of gridax; install it
+yourself); ``"jax"`` returns JAX arrays. Actions may be NumPy, JAX or CPU torch arrays.
+Returned arrays share memory with the env's state: treat them as read-only.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from gridax import prng, spaces
+from gridax.batching import select_envs
+from gridax.interface import Env
+from gridax.registry import as_env, registered_ids
+from gridax.validation import require_int, require_known
+
+NAMESPACE = "gridax"
+ARRAY_TYPES = ("numpy", "jax", "torch")
+RENDER_MODES = ["rgb_array"]
+
+
+# --- spaces and values -----------------------------------------------------------------
+
+
+def to_gymnasium_space(space: spaces.Space) -> gymnasium.spaces.Space:
+    """The Gymnasium space equal to a gridax space."""
+    if isinstance(space, spaces.Dict):
+        return gymnasium.spaces.Dict({k: to_gymnasium_space(v) for k, v in space.spaces.items()})
+    dtype: Any = np.dtype(space.dtype)  # Gymnasium's annotations name numpy scalar types
+    if isinstance(space, spaces.Discrete):
+        return gymnasium.spaces.Discrete(space.n, dtype=dtype)
+    if isinstance(space, spaces.Box):
+        low, high = (0, 1) if dtype == np.bool_ else (space.low, space.high)
+        return gymnasium.spaces.Box(low, high, space.shape, dtype)
+    raise TypeError(f"no Gymnasium equivalent for {space!r}")
+
+
+def check_action(env_id: str, space: spaces.Space, action, batch: tuple[int, ...]) -> Any:
+    """``action`` (NumPy, JAX or CPU torch arrays; a dict of fields for a structured
+    space) as gridax takes it, after checking every field's shape and values against
+    ``space``; a ``ValueError`` names the field, the allowed values and the env."""
+
+    def check(space, value, path):
+        what = f"{env_id}: action{path}"
+        if isinstance(space, spaces.Dict):
+            try:
+                values = {name: spaces.field(value, name) for name in space.spaces}
+            except (KeyError, AttributeError, TypeError):
+                raise ValueError(
+                    f"{what} must be a dict with the fields {list(space.spaces)}; got {value!r}"
+                ) from None
+            fields = {n: check(s, values[n], f"{path}[{n!r}]") for n, s in space.spaces.items()}
+            return space.cls(**fields) if space.cls else fields
+        array = np.asarray(value)
+        shape = batch + space.shape
+        if array.shape != shape:
+            raise ValueError(f"{what} must have shape {shape}; got shape {array.shape}")
+        if isinstance(space, spaces.Discrete):
+            integral = np.issubdtype(array.dtype, np.integer)
+            outside = ~((array >= 0) & (array < space.n)) if integral else np.ones(shape, bool)
+            if outside.any():
+                first = np.unravel_index(np.argmax(outside), shape)
+                where = f" (env {first[0]})" if batch else ""
+                raise ValueError(
+                    f"{what} must be an integer in 0..{space.n - 1}; got {array[first]!s}{where}"
+                )
+        elif space.dtype == jnp.bool_:
+            if array.dtype != np.bool_:
+                raise ValueError(f"{what} must be a bool array; got dtype {array.dtype}")
+        elif not np.all((array >= space.low) & (array <= space.high)):
+            raise ValueError(f"{what} must lie in [{space.low}, {space.high}]")
+        return jnp.asarray(array.astype(space.dtype, copy=False))
+
+    return check(space, action, "")
+
+
+def _to_array_type(array_type: str):
+    if array_type == "numpy":
+        return np.asarray
+    if array_type == "jax":
+        return lambda x: x
+    import torch  # pyright: ignore[reportMissingImports]  (optional: array_type="torch")
+
+    return torch.from_dlpack  # zero-copy: the tensor shares the JAX buffer
+
+
+def _check_render_mode(render_mode):
+    if render_mode is not None:
+        require_known("render_mode", render_mode, RENDER_MODES)
+
+
+def _keys(np_random: np.random.Generator, count: int, seed) -> jax.Array:
+    """``count`` JAX keys: ``PRNGKey(seed + i)`` for an int seed (the seeds Gymnasium's
+    ``SyncVectorEnv`` hands its envs), ``PRNGKey(seed[i])`` for a list, else drawn from
+    ``np_random``. Seeds are 32-bit."""
+    if seed is None:
+        seeds = np_random.integers(2**32, size=count, dtype=np.uint32)
+    else:
+        seeds = np.asarray(seed, np.int64) + (np.arange(count) if np.ndim(seed) == 0 else 0)
+        if seeds.shape != (count,) or np.any((seeds < 0) | (seeds >= 2**32)):
+            raise ValueError(f"seed must be an int or {count} ints in 0..2**32 - 1; got {seed!r}")
+    return jax.vmap(jax.random.PRNGKey)(jnp.asarray(seeds.astype(np.uint32)))
+
+
+# --- one env ---------------------------------------------------------------------------
+
+
+class GymnasiumEnv(gymnasium.Env):
+    """One gridax env as a ``gymnasium.Env`` (module docstring). ``env`` is a registered
+    id (with config ``overrides``) or a built env; seeds give JAX keys, so the same seed
+    gives the same episode."""
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+
+    def __init__(self, env: Env | str, render_mode: str | None = None, **overrides):
+        self.env = as_env(env, **overrides)
+        _check_render_mode(render_mode)
+        self.render_mode = render_mode
+        self.observation_space = to_gymnasium_space(self.env.observation_space)
+        self.action_space = to_gymnasium_space(self.env.action_space)
+        self._params = self.env.default_params
+        self._reset = jax.jit(self.env.reset)
+        self._step = jax.jit(self._step_with_flags)
+        self._state = None
+
+    def _step_with_flags(self, state, action):
+        state, obs, reward, _, info = self.env.step(state, action)
+        return state, obs, reward, self.env.terminated(state), self.env.truncated(state), info
+
+    def _observation(self, obs):
+        return spaces.as_dicts(self.env.observation_space, obs, np.asarray)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)  # seeds self.np_random, which draws the unseeded keys
+        (key,) = _keys(self.np_random, 1, seed)
+        self._state, obs = self._reset(key, self._params)
+        return self._observation(obs), {}
+
+    def step(self, action):
+        if self._state is None:
+            raise RuntimeError(f"{self.env.env_id}: call reset() before step()")
+        action = check_action(self.env.env_id, self.env.action_space, action, ())
+        self._state, obs, reward, terminated, truncated, info = self._step(self._state, action)
+        info = {k: np.asarray(v) for k, v in info.items()}
+        return self._observation(obs), float(reward), bool(terminated), bool(truncated), info
+
+    def render(self):
+        if self.render_mode is None or self._state is None:
+            return None
+        return np.asarray(self.env.render(self._state))
+
+
+# --- a batch of envs -------------------------------------------------------------------
+
+
+def _restart_where(env: Env, params, states, mask, key):
+    """``states`` with a new episode wherever ``mask``, and the next key. The batch reset
+    runs only when some env needs it."""
+
+    def restart(states, key):
+        keys = prng.split(key, mask.shape[0] + 1)
+        fresh, _ = env.batch_reset(keys[1:], params)
+        return select_envs(mask, fresh, states), keys[0]
+
+    return jax.lax.cond(jnp.any(mask), restart, lambda s, k: (s, k), states, key)
+
+
+def _vector_step(env: Env, mode: AutoresetMode, params, states, key, pending, actions):
+    """One step of the batch in ``mode``; ``pending`` marks the envs whose episode ended
+    on the previous step (used by NEXT_STEP)."""
+    stepped, last_obs, reward, _, info = env.batch_step(states, actions)
+    terminated, truncated = env.terminated(stepped), env.truncated(stepped)
+    ended = terminated | truncated
+    if mode == AutoresetMode.NEXT_STEP:
+        states, key = _restart_where(env, params, stepped, pending, key)
+        reward = jnp.where(pending, 0, reward)
+        terminated, truncated = terminated & ~pending, truncated & ~pending
+        ended = terminated | truncated
+    elif mode == AutoresetMode.SAME_STEP:
+        states, key = _restart_where(env, params, stepped, ended, key)
+        info = {**info, "final_obs": last_obs, "final_info": dict(info)}
+    else:
+        states = stepped
+    return states, key, ended, env.observe(states), reward, terminated, truncated, info
+
+
+class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` gridax envs as one ``gymnasium.vector.VectorEnv`` (module docstring),
+    stepped by one jitted call per step."""
+
+    def __init__(
+        self,
+        env: Env | str,
+        num_envs: int,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        array_type: str = "numpy",
+        render_mode: str | None = None,
+        **overrides,
+    ):
+        self.env = as_env(env, **overrides)
+        require_int("num_envs", num_envs, 1)
+        require_known("array_type", array_type, ARRAY_TYPES)
+        modes = [m.value for m in AutoresetMode]
+        mode_value = (
+            autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        )
+        require_known("autoreset_mode", mode_value, modes)
+        _check_render_mode(render_mode)
+        self.num_envs = num_envs
+        self.autoreset_mode = AutoresetMode(mode_value)
+        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": RENDER_MODES}
+        self.render_mode = render_mode
+        self.array_type = array_type
+        self.single_observation_space = to_gymnasium_space(self.env.observation_space)
+        self.single_action_space = to_gymnasium_space(self.env.action_space)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._out = _to_array_type(array_type)
+        self._params = self.env.default_params
+        self._reset_batch = jax.jit(self.env.batch_reset)
+        self._step_batch = jax.jit(partial(_vector_step, self.env, self.autoreset_mode))
+        self._restart = jax.jit(partial(_restart_where, self.env))
+        self._states = None
+
+    def _tree(self, space, value):
+        return spaces.as_dicts(space, value, self._out)
+
+    def _info(self, info: dict, mask=None) -> dict:
+        """Gymnasium's vector info: each value with a ``_key`` mask of the envs it is for."""
+        out = {}
+        every = np.ones(self.num_envs, bool)
+        for name, value in info.items():
+            if name == "final_obs":
+                out[name] = self._tree(self.env.observation_space, value)
+            elif name == "final_info":
+                out[name] = self._info(value)
+            else:
+                out[name] = self._out(value)
+            out["_" + name] = (
+                every if mask is None or name not in ("final_obs", "final_info") else mask
+            )
+        return out
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        super().reset(seed=seed if isinstance(seed, int) else None)  # seeds self.np_random
+        keys = _keys(self.np_random, self.num_envs, seed)
+        (self._key,) = _keys(self.np_random, 1, None)  # the stream of auto-reset keys
+        mask = (options or {}).get("reset_mask")
+        if mask is not None and self._states is not None:
+            mask = np.asarray(mask)
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(
+                    f"reset_mask must be a bool array of shape ({self.num_envs},); "
+                    f"got {mask.dtype} {mask.shape}"
+                )
+            self._states, self._key = self._restart(self._params, self._states, mask, self._key)
+            obs = self.env.observe(self._states)
+        else:
+            self._states, obs = self._reset_batch(keys, self._params)
+        self._pending = jnp.zeros(self.num_envs, bool)
+        return self._tree(self.env.observation_space, obs), {}
+
+    def step(self, actions):
+        if self._states is None:
+            raise RuntimeError(f"{self.env.env_id}: call reset() before step()")
+        actions = check_action(self.env.env_id, self.env.action_space, actions, (self.num_envs,))
+        self._states, self._key, self._pending, obs, reward, terminated, truncated, info = (
+            self._step_batch(self._params, self._states, self._key, self._pending, actions)
+        )
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            info = self._info(info, mask=np.asarray(terminated | truncated))
+        else:
+            info = self._info(info)
+        return (
+            self._tree(self.env.observation_space, obs),
+            self._out(reward),
+            self._out(terminated),
+            self._out(truncated),
+            info,
+        )
+
+    def render(self):
+        if self.render_mode is None or self._states is None:
+            return None
+        return tuple(np.asarray(self.env.render(self._states, env=i)) for i in range(self.num_envs))
+
+
+# --- registration ----------------------------------------------------------------------
+
+
+def register_envs(namespace: str = NAMESPACE) -> list[str]:
+    """Registers every gridax id with Gymnasium as ``namespace/<id>`` (``gymnasium.make``
+    builds a :class:`GymnasiumEnv`, ``gymnasium.make_vec`` with
+    ``vectorization_mode="vector_entry_point"`` a :class:`GymnasiumVectorEnv`); returns
+    the Gymnasium ids. Already registered ids are left as they are."""
+    ids = []
+    for env_id in registered_ids():
+        gym_id = f"{namespace}/{env_id}"
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(
+                id=gym_id,
+                entry_point=f"{__name__}:GymnasiumEnv",
+                vector_entry_point=f"{__name__}:GymnasiumVectorEnv",
+                kwargs={"env": env_id},
+            )
+        ids.append(gym_id)
+    return ids
+
+
+register_envs()
