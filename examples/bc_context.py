@@ -35,6 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from gridax import compile_cache
 from gridax.envs import arc
 from gridax.envs.arc import demonstrations
 
@@ -334,4 +335,5 @@ def main(argv=None) -> dict:
 
 
 if __name__ == "__main__":
+    compile_cache.enable()  # a rerun loads the compiled code (docs/performance.md)
     main()

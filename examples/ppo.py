@@ -33,6 +33,7 @@ import numpy as np
 import optax
 
 import gridax
+from gridax import compile_cache
 from gridax.actions import BboxAction
 from gridax.envs import arc
 from gridax.wrappers import AutoReset, EpisodeMetrics
@@ -394,4 +395,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    compile_cache.enable()  # a rerun loads the compiled code (docs/performance.md)
     main()

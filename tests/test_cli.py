@@ -6,7 +6,8 @@ from gridax import cli
 
 
 def test_bench_smoke(capsys, tmp_path):
-    args = ["bench", "--num-envs", "2", "--steps", "3", "--repeats", "1", "--out", str(tmp_path)]
+    args = ["bench", "--num-envs", "2", "--steps", "3", "--repeats", "1", "--out", str(tmp_path),
+            "--compile-cache", "off"]  # fmt: skip
     plan = ["--formats", "point", "--rollouts", "scan", "loop", "--forage", "ForagaxTwoBiome-v1"]
     assert cli.main(args + plan) == 0
     out = capsys.readouterr().out
@@ -58,10 +59,13 @@ def test_bench_devices_runs_sharded_rollouts(tmp_path):
     # A new process: --devices must set the simulated device count before JAX starts.
     command = [sys.executable, "-m", "gridax.cli", "bench", "--formats", "--forage",
                "--devices", "2", "--num-envs", "4", "--steps", "3", "--repeats", "1",
-               "--out", str(tmp_path)]  # fmt: skip
+               "--out", str(tmp_path), "--compile-cache", str(tmp_path / "cache")]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    rows = json.loads((tmp_path / "bench.json").read_text())["rows"]
+    assert any((tmp_path / "cache").iterdir())  # the executables went to the cache
+    bench = json.loads((tmp_path / "bench.json").read_text())
+    assert bench["metadata"]["compile_cache"] == str(tmp_path / "cache")
+    rows = bench["rows"]
     labels = [r["selection_format"] for r in rows if r["env"] == "sharded"]
     assert labels == ["point, 1 device", "point, 2 devices"]
 

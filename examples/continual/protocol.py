@@ -35,6 +35,7 @@ import numpy as np
 from agents import DQN, PPO, Random, features, recurrent_ppo
 
 import gridax
+from gridax import compile_cache
 from gridax.envs import forage
 
 WORLDS = ("ForagaxTwoBiome-v1", "ForagaxNeverEndingRelearning-v1")
@@ -252,4 +253,5 @@ def _plain(x):
 
 
 if __name__ == "__main__":
+    compile_cache.enable()  # a rerun loads the compiled code (docs/performance.md)
     main()

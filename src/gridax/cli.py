@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gridax import compile_cache
 from gridax.bench.run import AUTORESET_MODES, FORAGE_IDS, Options
 
 
@@ -14,6 +15,7 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.devices:  # simulated CPU devices must be asked for before JAX starts
         run.simulate_devices(args.devices)
+    cache = compile_cache.enable(args.compile_cache)
     # A bare --autoreset measures every mode; without the flag, none.
     autoreset = AUTORESET_MODES if args.autoreset == [] else args.autoreset or ()
     options = Options(
@@ -28,6 +30,7 @@ def _bench(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         compare=args.compare,
         out=args.out,
+        compile_cache=str(cache) if cache else "off",
     )
     return run.bench(options)
 
@@ -113,6 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run JaxARC, ARCLE and Foragax (extra 'compare') beside gridax and print the ratios",
     )
     bench.add_argument("--out", default=defaults.out, help="folder for bench.json/.csv/.png")
+    bench.add_argument(
+        "--compile-cache",
+        metavar="DIR",
+        help="JAX's persistent compilation cache (default $GRIDAX_COMPILE_CACHE or "
+        "~/.cache/gridax/jax); 'off' for cold compiles every run",
+    )
     bench.set_defaults(run=_bench)
     demo = commands.add_parser("demo", help="a solved ARC episode and a forage rollout as pictures")
     demo.add_argument("--out", default="out/demo", help="folder for the pictures")

@@ -30,6 +30,7 @@ class Options:
     repeats: int = 5
     compare: bool = False
     out: str = "out/bench"
+    compile_cache: str = "off"  # the persistent compilation cache's folder, or "off"
 
 
 def simulate_devices(count: int) -> None:
@@ -50,6 +51,8 @@ def _metadata(options: Options) -> dict:
         "cpu_count": os.cpu_count(),
         "machine": platform.machine(),
         "steps_per_rollout": options.steps,
+        # With a warm cache, the compile columns are cache loads (docs/performance.md).
+        "compile_cache": options.compile_cache,
         "action_mix": action_mix(options.steps),
         "tasks": "ARC-AGI-1 training (400 tasks, 30x30 canvas)",
     }
@@ -69,6 +72,7 @@ def bench(options: Options) -> int:
     metadata = _metadata(options)
     print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")
     print(f"actions: {metadata['action_mix']}")
+    print(f"compilation cache: {options.compile_cache} (a rerun's compile times are loads)")
     if options.compare:
         return compare(options, metadata)
     sizes, rollouts = (
