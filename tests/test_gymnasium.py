@@ -107,7 +107,7 @@ def test_same_step_mode_resets_at_once_and_keeps_the_last_observation():
     obs, _, _, truncated, info = vec.step(action)
     assert truncated.all() and (obs["step_count"] == 0).all()
     assert info["_final_obs"].all() and (info["final_obs"]["step_count"] == 2).all()
-    assert info["final_info"]["truncated"].all()
+    assert info["final_info"]["truncated"].all() and info["final_info"]["_truncated"].all()
 
 
 def test_disabled_mode_restarts_only_the_envs_of_the_reset_mask():

@@ -93,3 +93,14 @@ def test_rollout_under_jit_vmap_scan_with_jumanjis_auto_reset():
     np.testing.assert_array_equal(
         jnp.all(types == StepType.LAST, axis=1), [t in (4, 9) for t in range(12)]
     )
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="unknown env id 'ArcAgi9-v0'"):
+        JumanjiEnv("ArcAgi9-v0")
+    env = JumanjiEnv("ArcAgi1-v0")
+    state, _ = env.reset(jax.random.key(0))
+    with pytest.raises(ValueError, match=r"expected a value of PointAction\(operation="):
+        env.step(state, {"operation": 1})
+    with pytest.raises(TypeError, match="registered env id or a gridax.Env"):
+        JumanjiEnv(42)

@@ -64,3 +64,18 @@ def test_stoix_style_stack_under_jit_vmap_scan():
     ended = jnp.all(types == StepType.TRUNCATED, axis=1)
     np.testing.assert_array_equal(ended, [t in (3, 7) for t in range(9)])
     np.testing.assert_array_equal(metrics["episode_length"][3], 4)
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="unknown env id 'ArcAgi9-v0'"):
+        StoaEnv("ArcAgi9-v0")
+    env = StoaEnv("ArcAgi1-v0")
+    state, _ = env.reset(jax.random.key(0))
+    with pytest.raises(ValueError, match=r"expected a value of PointAction\(operation="):
+        env.step(state, {"operation": 1})  # no row, col
+    # Inside a trace nothing can raise: an operation out of range is a flagged no-op, as
+    # in the ARC env itself.
+    bad = {"operation": 40, "row": 0, "col": 0}
+    next_state, timestep = jax.jit(env.step)(state, bad)
+    assert timestep.extras["invalid_action"]
+    np.testing.assert_array_equal(next_state.working_grid, state.working_grid)

@@ -140,5 +140,11 @@ def as_structured(space: Space, value) -> Any:
     as gridax takes them (``space.cls(**fields)`` where a ``Dict`` has a class)."""
     if not isinstance(space, Dict):
         return jnp.asarray(value)
-    fields = {name: as_structured(sub, field(value, name)) for name, sub in space.spaces.items()}
+    try:
+        values = {name: field(value, name) for name in space.spaces}
+    except (KeyError, AttributeError, TypeError):
+        raise ValueError(
+            f"expected a value of {space!r} (a dict of its fields); got {value!r}"
+        ) from None
+    fields = {name: as_structured(sub, values[name]) for name, sub in space.spaces.items()}
     return space.cls(**fields) if space.cls else fields

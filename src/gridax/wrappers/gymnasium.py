@@ -288,20 +288,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     def _tree(self, space, value):
         return spaces.as_dicts(space, value, self._out)
 
-    def _info(self, info: dict, mask=None) -> dict:
-        """Gymnasium's vector info: each value with a ``_key`` mask of the envs it is for."""
+    def _vector_info(self, info: dict, marks) -> dict:
+        """``info`` in Gymnasium's vector convention: each value beside a ``"_" + key``
+        mask of the envs it holds for (``marks``)."""
         out = {}
-        every = np.ones(self.num_envs, bool)
         for name, value in info.items():
-            if name == "final_obs":
-                out[name] = self._tree(self._obs_space, value)
-            elif name == "final_info":
-                out[name] = self._info(value)
-            else:
-                out[name] = self._out(value)
-            out["_" + name] = (
-                every if mask is None or name not in ("final_obs", "final_info") else mask
-            )
+            out[name], out["_" + name] = self._out(value), marks
         return out
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
@@ -340,10 +332,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
                 actions,
             )
         )
-        if self.autoreset_mode == AutoresetMode.SAME_STEP:
-            info = self._info(info, mask=np.asarray(terminated | truncated))
-        else:
-            info = self._info(info)
+        final_obs, final_info = info.pop("final_obs", None), info.pop("final_info", None)
+        info = self._vector_info(info, np.ones(self.num_envs, bool))
+        if final_info is not None:  # SAME_STEP: the ended episodes' last observation and info
+            ended = np.asarray(terminated | truncated)
+            info["final_obs"], info["_final_obs"] = self._tree(self._obs_space, final_obs), ended
+            info["final_info"], info["_final_info"] = self._vector_info(final_info, ended), ended
         return (
             self._tree(self._obs_space, obs),
             self._out(reward),
