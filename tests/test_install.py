@@ -120,13 +120,15 @@ def test_the_wheel_ships_every_module_and_py_typed(dist):
         names = set(wheel.namelist())
     assert "gridax/py.typed" in names  # PEP 561: users' type checkers read the annotations
     assert source_modules() <= names
+    assert f"gridax-{gridax.__version__}.dist-info/licenses/LICENSE" in names  # Apache-2.0
 
 
 def test_the_sdist_contains_the_sources(dist):
     top = f"gridax-{gridax.__version__}"
     with tarfile.open(only_file(dist, "*.tar.gz")) as sdist:
         names = set(sdist.getnames())
-    expected = {"pyproject.toml", "README.md", *(f"src/{name}" for name in source_modules())}
+    expected = {"pyproject.toml", "README.md", "LICENSE"}
+    expected |= {f"src/{name}" for name in source_modules()}
     assert {f"{top}/{name}" for name in expected} <= names
 
 
