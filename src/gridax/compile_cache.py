@@ -20,17 +20,10 @@ from pathlib import Path
 DEFAULT_DIR = Path.home() / ".cache" / "gridax" / "jax"
 
 
-def default_dir() -> Path | None:
-    """``$GRIDAX_COMPILE_CACHE`` (None if it is ``off``), else :data:`DEFAULT_DIR`."""
-    setting = os.environ.get("GRIDAX_COMPILE_CACHE")
-    if setting is None:
-        return DEFAULT_DIR
-    return None if setting.lower() == "off" else Path(setting).expanduser()
-
-
 def enable(path: str | Path | None = None) -> Path | None:
     """Turns JAX's persistent compilation cache on at ``path`` (default:
-    :func:`default_dir`; ``"off"`` leaves it off) and returns the folder, or None.
+    ``$GRIDAX_COMPILE_CACHE``, else :data:`DEFAULT_DIR`; ``"off"`` leaves it off) and
+    returns the folder, or None.
 
     Every executable is stored, however quick its compile: a gridax rollout's many small
     functions (resets, observation, key splits) add up to seconds per process, and JAX's
@@ -38,10 +31,10 @@ def enable(path: str | Path | None = None) -> Path | None:
     """
     import jax
 
-    folder = default_dir() if path is None else path
-    if folder is None or str(folder).lower() == "off":
+    setting = str(path or os.environ.get("GRIDAX_COMPILE_CACHE", DEFAULT_DIR))
+    if setting.lower() == "off":
         return None
-    folder = Path(folder).expanduser()
+    folder = Path(setting).expanduser()
     folder.mkdir(parents=True, exist_ok=True)
     jax.config.update("jax_compilation_cache_dir", str(folder))
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)

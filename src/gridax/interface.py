@@ -125,10 +125,16 @@ class Env(eqx.Module):
         return f"gridax.make({self.env_id!r})"
 
 
-def zero_info(env: Env, state) -> dict:
-    """Zeros shaped as the ``info`` of a step from ``state``: what adapters whose reset
-    returns a step record (Jumanji's and Stoa's ``TimeStep``) put there, so that reset
-    and step return one PyTree structure, as ``lax.scan`` carries need."""
-    action = env.action_space.sample(jax.random.key(0))
-    shapes = jax.eval_shape(lambda s: env.step(s, action)[4], state)
+def zero_info(env: Env) -> dict:
+    """Zeros shaped as the ``info`` of one env's step: what adapters whose reset returns a
+    step record (Jumanji's and Stoa's ``TimeStep``) put there, so that reset and step
+    return one PyTree structure, as ``lax.scan`` carries need. Traced once, not run."""
+    key = jax.random.key(0)
+    action = env.action_space.sample(key)
+
+    def first_info(key):
+        state, _ = env.reset(key)
+        return env.step(state, action)[4]
+
+    shapes = jax.eval_shape(first_info, key)
     return jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)

@@ -135,16 +135,21 @@ def as_dicts(space: Space, value, leaf=lambda x: x) -> Any:
     return leaf(value)
 
 
-def as_structured(space: Space, value) -> Any:
+def as_structured(space: Space, value, leaf=None, path: str = "") -> Any:
     """The inverse of :func:`as_dicts`: nested dicts (or structured values) of ``space``
-    as gridax takes them (``space.cls(**fields)`` where a ``Dict`` has a class)."""
+    as gridax takes them (``space.cls(**fields)`` where a ``Dict`` has a class). Each
+    array goes through ``leaf(space, value, path)`` (``path`` like ``"['row']"``; the
+    default makes it a JAX array), so a caller can check it on the way."""
     if not isinstance(space, Dict):
-        return jnp.asarray(value)
+        return jnp.asarray(value) if leaf is None else leaf(space, value, path)
     try:
         values = {name: field(value, name) for name in space.spaces}
     except (KeyError, AttributeError, TypeError):
         raise ValueError(
             f"expected a value of {space!r} (a dict of its fields); got {value!r}"
         ) from None
-    fields = {name: as_structured(sub, values[name]) for name, sub in space.spaces.items()}
+    fields = {
+        name: as_structured(sub, values[name], leaf, f"{path}[{name!r}]")
+        for name, sub in space.spaces.items()
+    }
     return space.cls(**fields) if space.cls else fields

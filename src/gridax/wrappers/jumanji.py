@@ -90,6 +90,7 @@ class JumanjiEnv(Environment):
         # while a step is being traced.
         self._observation_space = self.env.observation_space
         self._action_space = self.env.action_space
+        self._zero_info = zero_info(self.env)  # reset's extras
         super().__init__()  # builds the specs once
 
     def __repr__(self) -> str:
@@ -102,20 +103,20 @@ class JumanjiEnv(Environment):
             reward=jnp.zeros((), jnp.float32),
             discount=jnp.ones((), jnp.float32),
             observation=as_records(self._observation_space, obs),
-            extras=zero_info(self.env, state),
+            extras=self._zero_info,
         )
         return state, timestep
 
     def step(self, state, action) -> tuple[object, TimeStep]:
         action = _as_action(self._action_space, action)
-        state, obs, reward, done, _info = self.env.step(state, action)
+        state, obs, reward, done, info = self.env.step(state, action)
         terminated = self.env.terminated(state)
         timestep = TimeStep(
             step_type=jnp.where(done, StepType.LAST, StepType.MID),
             reward=reward,
             discount=jnp.where(terminated, 0.0, 1.0).astype(jnp.float32),
             observation=as_records(self._observation_space, obs),
-            extras=_info,
+            extras=info,
         )
         return state, timestep
 

@@ -57,6 +57,7 @@ class StoaEnv(Environment):
         # while a step is being traced.
         self._observation_space = self.env.observation_space
         self._action_space = self.env.action_space
+        self._zero_info = zero_info(self.env)  # reset's extras
 
     def __repr__(self) -> str:
         return f"StoaEnv({self.env!r})"
@@ -75,7 +76,7 @@ class StoaEnv(Environment):
             reward=jnp.zeros((), jnp.float32),
             discount=jnp.ones((), jnp.float32),
             observation=self._observation(obs),
-            extras=zero_info(self.env, state),
+            extras=self._zero_info,
         )
         return AdapterStateWithKey(base_env_state=state, rng_key=wrapper_key), timestep
 

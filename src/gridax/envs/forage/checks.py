@@ -66,3 +66,9 @@ def state_fits(state, config: ForageConfig, reset, batched: bool) -> tuple[int, 
                 "config or env id?"
             )
     return batch_shape
+
+
+def step_action(state, action, config: ForageConfig, reset, batched: bool) -> jax.Array:
+    """The action of a (batch) step as int32, after checking that ``state`` fits
+    ``config`` and that ``action`` is integers of the state's batch shape."""
+    return action_array(action, state_fits(state, config, reset, batched))

@@ -198,14 +198,14 @@ def step(state: ForageState, action, config: ForageConfig):
     is false in a continuing world. ``info``: ``collected`` (object id, -1 for none) and
     ``biome`` (the agent's biome, -1 for none).
     """
-    checks.state_fits(state, config, _reset, batched=False)
-    return _step_jit(state, checks.action_array(action, ()), config.structure())
+    action = checks.step_action(state, action, config, _reset, batched=False)
+    return _step_jit(state, action, config.structure())
 
 
 def batch_step(states: ForageState, actions, config: ForageConfig):
     """``step`` over a batch: states and actions carry a leading batch axis."""
-    shape = checks.state_fits(states, config, _reset, batched=True)
-    return _batch_step_jit(states, checks.action_array(actions, shape), config.structure())
+    actions = checks.step_action(states, actions, config, _reset, batched=True)
+    return _batch_step_jit(states, actions, config.structure())
 
 
 def observe(state: ForageState, config: ForageConfig):

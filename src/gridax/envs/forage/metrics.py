@@ -120,12 +120,10 @@ class ContinualMetrics(eqx.Module):
 
     def step(self, tracked: Tracked, action):
         config = self.env.config
-        checks.state_fits(tracked.state, config, functional._reset, batched=False)
-        action = checks.action_array(action, ())
+        action = checks.step_action(tracked.state, action, config, functional._reset, False)
         return _step_jit(tracked, action, config.structure(), self.rate)
 
     def batch_step(self, tracked: Tracked, actions):
         config = self.env.config
-        shape = checks.state_fits(tracked.state, config, functional._reset, batched=True)
-        actions = checks.action_array(actions, shape)
+        actions = checks.step_action(tracked.state, actions, config, functional._reset, True)
         return _batch_step_jit(tracked, actions, config.structure(), self.rate)
