@@ -77,22 +77,24 @@ def arc_rollout(fmt: str, num_envs: int, num_steps: int):
     config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     rollout = bench.make_rollout(config, num_steps)
-    return jax.jit(lambda s, k: rollout(s, k)), states
+    draws = bench.draw_rollout_actions(num_steps, num_envs)
+    return jax.jit(lambda s, d: rollout(s, d)), states, draws
 
 
 def forage_rollout(env_id: str, num_envs: int, num_steps: int):
     config = forage.make_config(env_id)
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
-    return bench.make_forage_rollout(config, num_envs, num_steps), states
+    moves = bench.draw_moves(num_steps, num_envs)
+    return bench.make_forage_rollout(config, num_steps), states, moves
 
 
-def profile(jitted, states, num_steps: int, top: int = 10):
+def profile(jitted, states, inputs, num_steps: int, top: int = 10):
     """Milliseconds per batch step by scope, and the ``top`` kernels."""
-    scopes = kernel_scopes(jitted.lower(states, jax.random.key(1)).compile().as_text())
-    jax.block_until_ready(jitted(states, jax.random.key(1)))
+    scopes = kernel_scopes(jitted.lower(states, inputs).compile().as_text())
+    jax.block_until_ready(jitted(states, inputs))
     with tempfile.TemporaryDirectory() as trace_dir:
         jax.profiler.start_trace(trace_dir, create_perfetto_trace=True)
-        jax.block_until_ready(jitted(states, jax.random.key(2)))
+        jax.block_until_ready(jitted(states, inputs))
         jax.profiler.stop_trace()
         trace = next(Path(trace_dir).rglob("*.trace.json.gz"))
         with gzip.open(trace) as f:
@@ -117,12 +119,12 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=10, help="how many single kernels to list")
     args = parser.parse_args()
     if args.env == "arc":
-        jitted, states = arc_rollout(args.format, args.num_envs, args.steps)
+        jitted, states, inputs = arc_rollout(args.format, args.num_envs, args.steps)
         what = f"arc {args.format}"
     else:
-        jitted, states = forage_rollout(args.id, args.num_envs, args.steps)
+        jitted, states, inputs = forage_rollout(args.id, args.num_envs, args.steps)
         what = args.id
-    totals, kernels = profile(jitted, states, args.steps, args.top)
+    totals, kernels = profile(jitted, states, inputs, args.steps, args.top)
     whole = sum(totals.values())
     print(f"{what}, {args.num_envs} envs: ms per batch step by part of the step")
     for scope, ms in sorted(totals.items(), key=lambda item: -item[1]):

@@ -39,8 +39,9 @@ def run_benchmark(benchmark, compiled, args, num_envs):
 def test_arc_rollout(benchmark, tasks, fmt, num_envs):
     config = arc.ArcConfig(selection_format=fmt, max_episode_steps=STEPS)
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
-    compiled = bench.make_rollout(config, STEPS).lower(states, jax.random.key(1)).compile()
-    run_benchmark(benchmark, compiled, (states, jax.random.key(2)), num_envs)
+    draws = bench.draw_rollout_actions(STEPS, num_envs)
+    compiled = bench.make_rollout(config, STEPS).lower(states, draws).compile()
+    run_benchmark(benchmark, compiled, (states, draws), num_envs)
 
 
 @pytest.mark.parametrize("num_envs", SIZES)
@@ -48,7 +49,7 @@ def test_roofline(benchmark, tasks, num_envs):
     states, _ = arc.batch_reset(
         jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
     )
-    args = (states.working_grid, states.target_grid, jax.random.key(1))
+    args = (states.working_grid, states.target_grid, bench.draw_roofline_cells(STEPS, num_envs))
     compiled = bench.make_roofline_rollout(STEPS).lower(*args).compile()
     run_benchmark(benchmark, compiled, args, num_envs)
 
@@ -58,6 +59,6 @@ def test_roofline(benchmark, tasks, num_envs):
 def test_forage_rollout(benchmark, env_id, num_envs):
     config = forage.make_config(env_id)
     states, _ = forage.batch_reset(jax.random.split(jax.random.key(0), num_envs), config)
-    rollout = bench.make_forage_rollout(config, num_envs, STEPS)
-    compiled = rollout.lower(states, jax.random.key(1)).compile()
-    run_benchmark(benchmark, compiled, (states, jax.random.key(2)), num_envs)
+    moves = bench.draw_moves(STEPS, num_envs)
+    compiled = bench.make_forage_rollout(config, STEPS).lower(states, moves).compile()
+    run_benchmark(benchmark, compiled, (states, moves), num_envs)

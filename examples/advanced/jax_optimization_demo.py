@@ -68,10 +68,11 @@ def main(argv: list[str] | None = None) -> None:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
         states, _ = arc.batch_reset(jax.random.split(jax.random.key(1), num_envs), config, tasks)
         rollout = bench.make_rollout(config, num_steps)
-        cold = bench.median_seconds(lambda _: rollout.lower(states, jax.random.key(2)).compile(), 1)
+        draws = bench.draw_rollout_actions(num_steps, num_envs)
+        cold = bench.median_seconds(lambda _: rollout.lower(states, draws).compile(), 1)
         jax.clear_caches()  # forget in-memory compilations, as a new process would
         rollout = bench.make_rollout(config, num_steps)
-        warm = bench.median_seconds(lambda _: rollout.lower(states, jax.random.key(2)).compile(), 1)
+        warm = bench.median_seconds(lambda _: rollout.lower(states, draws).compile(), 1)
         files = sum(1 for p in Path(cache).rglob("*") if p.is_file())
         print(
             f"   compile {cold:.2f} s cold, {warm:.2f} s from the cache ({files} cache files);"

@@ -19,6 +19,8 @@ module          measures
 from gridax.bench.arc import (
     FORMATS,
     action_mix,
+    draw_rollout_actions,
+    draw_roofline_cells,
     make_rollout,
     make_roofline_rollout,
     measure_loop,
@@ -26,7 +28,7 @@ from gridax.bench.arc import (
     measure_scan,
 )
 from gridax.bench.autoreset import measure_autoreset
-from gridax.bench.forage import make_forage_rollout, make_moves_rollout, measure_forage
+from gridax.bench.forage import draw_moves, make_forage_rollout, make_moves_rollout, measure_forage
 from gridax.bench.report import format_table, plot, write_rows
 from gridax.bench.sweep import BATCH_SIZES, sweep
 from gridax.bench.timing import Row, median_seconds, scan_row, state_bytes
@@ -36,6 +38,9 @@ __all__ = [
     "FORMATS",
     "Row",
     "action_mix",
+    "draw_moves",
+    "draw_roofline_cells",
+    "draw_rollout_actions",
     "format_table",
     "make_forage_rollout",
     "make_moves_rollout",

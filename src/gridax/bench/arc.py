@@ -1,6 +1,9 @@
 """ARC throughput beside the roofline kernel: the cheapest possible ARC step on the same
-layout (paint one random cell of a 30x30 int8 grid, recompute the similarity to the
-target), so each env figure is also a fraction of what this machine can do at all."""
+layout (paint one cell of a 30x30 int8 grid, recompute the similarity to the target),
+so each env figure is also a fraction of what this machine can do at all.
+
+Both sides read random inputs drawn before the timed call (the env its actions, the
+roofline its cells and colours), so the fraction compares step costs only."""
 
 from __future__ import annotations
 
@@ -20,51 +23,58 @@ def action_mix(num_steps: int) -> str:
     """What the benchmark's actions and rollouts are, for its output."""
     return (
         "random operation 0-33 (submit left out), coordinates uniform over the live grid "
-        f"(resize: over the canvas); episodes of {num_steps} steps rolled out {num_steps} "
-        "steps from reset, so every step is live"
+        f"(resize: over the canvas), drawn before the timed call; episodes of {num_steps} "
+        f"steps rolled out {num_steps} steps from reset, so every step is live"
     )
 
 
-def make_rollout(config: arc.ArcConfig, num_steps: int):
-    """A jitted ``(states, key) -> (states, total_reward)`` ``lax.scan`` of ``num_steps``."""
+def draw_rollout_actions(num_steps: int, num_envs: int, seed: int = 1) -> arc.ActionDraws:
+    """The random numbers of a rollout's actions, ``[num_steps, num_envs]``."""
+    return arc.draw_actions(jax.random.key(seed), (num_steps, num_envs))
 
-    def body(carry, _):
-        states, key = carry
-        key, action_key = jax.random.split(key)
-        actions = arc.random_actions(action_key, states.working_shape, config.selection_format)
+
+def make_rollout(config: arc.ArcConfig, num_steps: int):
+    """A jitted ``(states, draws) -> (states, total_reward)`` ``lax.scan`` of ``num_steps``
+    steps, ``draws`` from :func:`draw_rollout_actions`."""
+
+    def body(states, draws):
+        actions = arc.actions_from_draws(draws, states.working_shape, config.selection_format)
         states, _, rewards, _, _ = arc.batch_step(states, actions, config)
-        return (states, key), jnp.sum(rewards)
+        return states, jnp.sum(rewards)
 
     @eqx.filter_jit
-    def rollout(states, key):
-        (states, _), rewards = jax.lax.scan(body, (states, key), None, length=num_steps)
+    def rollout(states, draws):
+        states, rewards = jax.lax.scan(body, states, draws, length=num_steps)
         return states, jnp.sum(rewards)
 
     return rollout
 
 
+def draw_roofline_cells(num_steps: int, num_envs: int, seed: int = 1):
+    """The roofline's inputs: a cell and a colour per env and step, ``[num_steps, num_envs]``."""
+    row_key, col_key, colour_key = jax.random.split(jax.random.key(seed), 3)
+    shape = (num_steps, num_envs)
+    return (
+        jax.random.randint(row_key, shape, 0, arc.GRID_SIZE),
+        jax.random.randint(col_key, shape, 0, arc.GRID_SIZE),
+        jax.random.randint(colour_key, shape, 0, 10).astype(jnp.int8),
+    )
+
+
 def make_roofline_rollout(num_steps: int):
-    """The cheapest ARC step: paint one random cell, recompute similarity to the target."""
+    """The cheapest ARC step: paint one given cell, recompute similarity to the target."""
 
-    def step(grid, target, key):
-        row_key, col_key, colour_key = jax.random.split(key, 3)
-        row = jax.random.randint(row_key, (), 0, arc.GRID_SIZE)
-        col = jax.random.randint(col_key, (), 0, arc.GRID_SIZE)
-        colour = jax.random.randint(colour_key, (), 0, 10).astype(jnp.int8)
+    def step(grid, target, row, col, colour):
         grid = grid.at[row, col].set(colour)
-        similarity = jnp.mean(grid == target, dtype=jnp.float32)
-        return grid, similarity
-
-    def body(carry, _):
-        grids, targets, key = carry
-        key, step_key = jax.random.split(key)
-        keys = jax.random.split(step_key, grids.shape[0])
-        grids, similarity = jax.vmap(step)(grids, targets, keys)
-        return (grids, targets, key), jnp.sum(similarity)
+        return grid, jnp.mean(grid == target, dtype=jnp.float32)
 
     @jax.jit
-    def rollout(grids, targets, key):
-        (grids, _, _), similarity = jax.lax.scan(body, (grids, targets, key), None, num_steps)
+    def rollout(grids, targets, cells):
+        def body(grids, cells):
+            grids, similarity = jax.vmap(step)(grids, targets, *cells)
+            return grids, jnp.sum(similarity)
+
+        grids, similarity = jax.lax.scan(body, grids, cells, length=num_steps)
         return grids, jnp.sum(similarity)
 
     return rollout
@@ -75,32 +85,39 @@ def measure_roofline(tasks, num_envs: int, num_steps: int, repeats: int = 3) -> 
         jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
     )
     args = (states.working_grid, states.target_grid)
-    return scan_row("roofline", "-", make_roofline_rollout(num_steps), args, num_steps, repeats)
+    cells = draw_roofline_cells(num_steps, num_envs)
+    rollout = make_roofline_rollout(num_steps)
+    return scan_row("roofline", "-", rollout, args, cells, num_steps, repeats)
 
 
 def measure_scan(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
     """``lax.scan`` over ``num_steps`` steps inside one jit, as RL training loops run."""
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     rollout = make_rollout(config, num_steps)
-    return scan_row("arc", config.selection_format, rollout, (states,), num_steps, repeats)
+    draws = draw_rollout_actions(num_steps, num_envs)
+    return scan_row("arc", config.selection_format, rollout, (states,), draws, num_steps, repeats)
 
 
 def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3) -> Row:
-    """A Python loop calling a jitted policy and the jitted ``batch_step`` every step."""
+    """A Python loop calling a jitted policy (mapping predrawn numbers onto the live
+    grid) and the jitted ``batch_step`` every step."""
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     policy = jax.jit(
-        lambda key, states: arc.random_actions(key, states.working_shape, config.selection_format)
+        lambda draws, states: arc.actions_from_draws(
+            draws, states.working_shape, config.selection_format
+        )
     )
-    keys = jax.random.split(jax.random.key(1), num_steps)
+    draws = draw_rollout_actions(num_steps, num_envs)
+    per_step = [arc.ActionDraws(*(x[t] for x in draws)) for t in range(num_steps)]
 
     def run(_):
         current = states
-        for key in keys:
-            current = arc.batch_step(current, policy(key, current), config)[0]
+        for step_draws in per_step:
+            current = arc.batch_step(current, policy(step_draws, current), config)[0]
         return current
 
     started = time.perf_counter()
-    jax.block_until_ready(arc.batch_step(states, policy(keys[0], states), config))
+    jax.block_until_ready(arc.batch_step(states, policy(per_step[0], states), config))
     compile_seconds = time.perf_counter() - started
     seconds = median_seconds(run, repeats)
     return Row(
@@ -116,18 +133,18 @@ def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
 
 
 def make_sharded_rollout(config: arc.ArcConfig, num_steps: int, mesh):
-    """:func:`make_rollout` run device-locally on every device of ``mesh`` (each device
-    draws its own actions: the key is folded with the device index)."""
+    """:func:`make_rollout` run device-locally on every device of ``mesh``. The draws come
+    env-major (``[num_envs, num_steps]``, split over the devices with the states) and are
+    turned step-major on each device."""
     from gridax import sharding
 
     rollout = make_rollout(config, num_steps)
 
-    def local(states, key):
-        key = jax.random.fold_in(key, jax.lax.axis_index(sharding.AXIS))
-        states, total = rollout(states, key)
+    def local(states, draws):
+        states, total = rollout(states, jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), draws))
         return states, jax.lax.psum(total, sharding.AXIS)
 
-    return sharding.device_local(local, mesh, batched=(True, False), out_batched=(True, False))
+    return sharding.device_local(local, mesh, out_batched=(True, False))
 
 
 def measure_devices(tasks, num_devices: int, num_envs: int, num_steps: int, repeats: int = 3):
@@ -143,6 +160,8 @@ def measure_devices(tasks, num_devices: int, num_envs: int, num_steps: int, repe
     config = arc.ArcConfig(max_episode_steps=num_steps)
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
     states = sharding.shard_batch(states, mesh)
+    draws = jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), draw_rollout_actions(num_steps, num_envs))
+    draws = sharding.shard_batch(draws, mesh)
     rollout = make_sharded_rollout(config, num_steps, mesh)
     label = f"point, {num_devices} device" + ("s" if num_devices > 1 else "")
-    return scan_row("sharded", label, rollout, (states,), num_steps, repeats)
+    return scan_row("sharded", label, rollout, (states,), draws, num_steps, repeats)

@@ -15,15 +15,16 @@ AUTORESET_MODES = ("none", "always", "any_done", "pool")
 
 
 def make_autoreset_rollout(env, mode: str, num_steps: int):
-    """A jitted ``lax.scan`` of ``num_steps`` steps of random point actions, submit included
+    """A jitted ``lax.scan`` of ``num_steps`` steps of random point actions (drawn before
+    the call by :func:`gridax.envs.arc.draw_actions`), submit included
     (about one step in 35 ends an episode), through ``AutoReset(env, mode)``; mode
     ``"none"`` is plain ``batch_step`` without resets, the baseline."""
     wrapper = AutoReset(env, "always" if mode == "none" else mode)
 
-    def body(carry, key):
+    def body(carry, draws):
         state, bank = carry
         env_states = state.env_state
-        actions = arc.random_actions(key, env_states.working_shape, "point", arc.NUM_OPERATIONS)
+        actions = arc.actions_from_draws(draws, env_states.working_shape, "point")
         if mode == "none":
             env_states, _, rewards, _, _ = env.batch_step(env_states, actions)
             state = eqx.tree_at(lambda s: s.env_state, state, env_states)
@@ -32,8 +33,8 @@ def make_autoreset_rollout(env, mode: str, num_steps: int):
         return (state, bank), jnp.sum(rewards)
 
     @jax.jit
-    def rollout(state, bank, key):
-        (state, _), rewards = jax.lax.scan(body, (state, bank), jax.random.split(key, num_steps))
+    def rollout(state, bank, draws):
+        (state, _), rewards = jax.lax.scan(body, (state, bank), draws, length=num_steps)
         return state, jnp.sum(rewards)
 
     return wrapper, rollout
@@ -44,6 +45,7 @@ def measure_autoreset(mode: str, num_envs: int, num_steps: int, repeats: int = 3
     wrapper, rollout = make_autoreset_rollout(env, mode, num_steps)
     bank = env.default_params.arrays_only()
     state, _ = wrapper.reset(jax.random.key(0), num_envs, bank)
-    row = scan_row("autoreset", mode, rollout, (state, bank), num_steps, repeats)
+    draws = arc.draw_actions(jax.random.key(1), (num_steps, num_envs), arc.NUM_OPERATIONS)
+    row = scan_row("autoreset", mode, rollout, (state, bank), draws, num_steps, repeats)
     row.bytes_per_state = state_bytes(state.env_state)
     return row

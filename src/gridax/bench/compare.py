@@ -1,7 +1,8 @@
 """gridax beside the anchors JaxARC, ARCLE and Foragax, in one run (extra ``compare``).
 
-Every env gets the same random actions: an operation uniform over 0-33 (submit left
-out) and a selection drawn by :func:`gridax.envs.arc.random_actions` over the live grid.
+Every env gets the same random actions, drawn before the timed call: an operation uniform
+over 0-33 (submit left out) and a selection that
+:func:`gridax.envs.arc.actions_from_draws` maps onto the live grid.
 JaxARC only understands masks (its point and bbox wrappers turn coordinates into a
 mask), so it steps the selection mask of the same action. JaxARC runs as its docs
 show, ``jax.vmap(env.step)`` inside ``lax.scan`` under one jit; ARCLE is a Gymnasium
@@ -37,7 +38,7 @@ from gridax.bench import arc as arc_bench
 from gridax.bench import forage as forage_bench
 from gridax.bench.timing import Row, median_seconds, scan_row
 from gridax.envs import arc
-from gridax.envs.arc import GRID_SIZE, RESIZE, SUBMIT
+from gridax.envs.arc import GRID_SIZE, RESIZE
 
 # JaxARC's and our reference figures use this ARC-AGI-1 training task (9x9 output).
 TASK_ID = "007bbfb7"
@@ -110,32 +111,31 @@ def make_jaxarc_env(task_id: str, num_steps: int):
 def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
     from jaxarc.envs.actions import create_action  # pyright: ignore[reportMissingImports]
 
-    def body(carry, _):
-        states, key = carry
-        key, action_key = jax.random.split(key)
+    def body(states, draws):
         shape = working_shape_of(states.working_grid_mask)
-        action = arc.random_actions(action_key, shape, fmt)
+        action = arc.actions_from_draws(draws, shape, fmt)
         masks = action.to_selection_mask()
         states, timestep = jax.vmap(env.step)(
             states, jax.vmap(create_action)(action.operation, masks)
         )
-        return (states, key), jnp.sum(timestep.reward)
+        return states, jnp.sum(timestep.reward)
 
     @jax.jit
-    def rollout(states, key):
-        return jax.lax.scan(body, (states, key), None, length=num_steps)
+    def rollout(states, draws):
+        return jax.lax.scan(body, states, draws, length=num_steps)
 
     # JaxARC keeps raw uint32[2] keys in its state (typed keys fail in its checks).
     states, _ = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.PRNGKey(0), num_envs))
-    return scan_row("jaxarc", fmt, rollout, (states,), num_steps, repeats)
+    draws = arc_bench.draw_rollout_actions(num_steps, num_envs)
+    return scan_row("jaxarc", fmt, rollout, (states,), draws, num_steps, repeats)
 
 
-def _arcle_action(rng: np.random.Generator, fmt: str, shape) -> dict:
-    """The benchmark's action distribution in ARCLE's dict form."""
-    operation = int(rng.integers(0, SUBMIT))
+def _arcle_action(operation: int, first, second, fmt: str, shape) -> dict:
+    """The benchmark's action (see :func:`gridax.envs.arc.actions_from_draws`) in ARCLE's
+    dict form, from predrawn numbers: ``first``/``second`` are two corners in [0, 1)."""
     limit = (GRID_SIZE, GRID_SIZE) if operation == RESIZE else tuple(shape)
-    first = [int(rng.integers(0, n)) for n in limit]
-    second = first if fmt == "point" else [int(rng.integers(0, n)) for n in limit]
+    first = [int(u * n) for u, n in zip(first, limit, strict=True)]
+    second = first if fmt == "point" else [int(u * n) for u, n in zip(second, limit, strict=True)]
     (r1, r2), (c1, c2) = sorted((first[0], second[0])), sorted((first[1], second[1]))
     selection = np.zeros((GRID_SIZE, GRID_SIZE), np.int8)
     selection[r1 : r2 + 1, c1 : c2 + 1] = 1
@@ -174,12 +174,17 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
     for seed, env in enumerate(envs):
         env.reset(seed=seed, options={"prob_index": 0, "adaptation": True})
     steps_each = max(1, min(num_steps, ARCLE_STEPS_PER_RUN // num_envs))
-    rng = np.random.default_rng(0)
+    draws = jax.device_get(arc_bench.draw_rollout_actions(steps_each, num_envs))
+    lists = (draws.operation.tolist(), draws.first.tolist(), draws.second.tolist())
+    # Per step, per env: (operation, first corner, second corner) as Python numbers.
+    numbers = [list(zip(*step, strict=True)) for step in zip(*lists, strict=True)]
 
     def run(_):
-        for _ in range(steps_each):
-            for env in envs:
-                env.step(_arcle_action(rng, fmt, env.current_state["grid_dim"]))
+        for step_numbers in numbers:
+            for env, (operation, first, second) in zip(envs, step_numbers, strict=True):
+                env.step(
+                    _arcle_action(operation, first, second, fmt, env.current_state["grid_dim"])
+                )
 
     seconds = median_seconds(run, repeats)
     return Row("arcle", fmt, "loop", num_envs, steps_each, num_envs * steps_each / seconds, 0.0, 0)
@@ -200,20 +205,23 @@ def make_foragax_env(env_id: str):
 
 
 def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: int) -> Row:
+    """Foragax's step on the same predrawn moves as gridax; its per-env step keys are
+    drawn before the timed call too (gridax's forage step derives its own)."""
     params = env.default_params
     batch_step = jax.vmap(env.step_env, in_axes=(0, 0, 0, None))
 
-    def step(states, actions, key):
-        obs, states, rewards, _, _ = batch_step(
-            jax.random.split(key, num_envs), states, actions, params
-        )
+    def step(states, inputs):
+        moves, keys = inputs
+        obs, states, rewards, _, _ = batch_step(keys, states, moves, params)
         return states, obs, rewards
 
-    rollout = forage_bench.make_moves_rollout(step, num_envs, num_steps)
+    rollout = forage_bench.make_moves_rollout(step, num_steps)
     keys = jax.random.split(jax.random.key(0), num_envs)
     _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
+    moves = forage_bench.draw_moves(num_steps, num_envs)
+    step_keys = jax.random.split(jax.random.key(2), (num_steps, num_envs))
     label = env_id.removeprefix("Foragax")
-    return scan_row("foragax", label, rollout, (states,), num_steps, repeats)
+    return scan_row("foragax", label, rollout, (states,), (moves, step_keys), num_steps, repeats)
 
 
 def compare(

@@ -41,6 +41,7 @@ def sweep(
             roofline[n] = row.steps_per_second
         elif style == "forage":
             row = forage_bench.measure_forage(fmt, n, num_steps, repeats)
+            row.roofline_fraction = row.steps_per_second / roofline[n]
         elif style == "autoreset":
             row = autoreset_bench.measure_autoreset(fmt, n, num_steps, repeats)
         elif style == "sharded":

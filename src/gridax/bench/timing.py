@@ -2,6 +2,9 @@
 
 Every figure is env-steps per second: batch size times steps, divided by the median wall
 time of at least three timed runs after compilation. Compile time is reported separately.
+A rollout's random inputs (actions, the roofline's cells) are drawn before the timed
+calls, so that a ratio of two rows compares step costs and not random number generation
+(jax.random's Threefry is a loop of small kernels on a CPU).
 """
 
 from __future__ import annotations
@@ -43,14 +46,19 @@ def median_seconds(run: Callable[[int], object], repeats: int) -> float:
     return sorted(timings)[len(timings) // 2]
 
 
-def scan_row(env: str, label: str, rollout, args: tuple, num_steps: int, repeats: int) -> Row:
-    """Compiles ``rollout(*args, key)`` (a jitted scan of ``num_steps`` steps over a batch
-    whose state is ``args``), times ``repeats`` runs and returns the row."""
+def scan_row(
+    env: str, label: str, rollout, args: tuple, inputs, num_steps: int, repeats: int
+) -> Row:
+    """Compiles ``rollout(*args, inputs)`` (a jitted scan of ``num_steps`` steps over a
+    batch whose state is ``args``, reading ``inputs``: the rollout's actions and other
+    random inputs, drawn before the timed calls), times ``repeats`` runs and returns the
+    row. Every run starts from the same state with the same inputs."""
     num_envs = jax.tree.leaves(args)[0].shape[0]
+    jax.block_until_ready(inputs)
     started = time.perf_counter()
-    compiled = rollout.lower(*args, jax.random.key(1)).compile()
+    compiled = rollout.lower(*args, inputs).compile()
     compile_seconds = time.perf_counter() - started
-    seconds = median_seconds(lambda r: compiled(*args, jax.random.key(2 + r)), repeats)
+    seconds = median_seconds(lambda _: compiled(*args, inputs), repeats)
     return Row(
         env,
         label,

@@ -36,7 +36,7 @@ from gridax.envs.arc.operations import (
     RESIZE,
     SUBMIT,
 )
-from gridax.envs.arc.policies import random_actions
+from gridax.envs.arc.policies import ActionDraws, actions_from_draws, draw_actions, random_actions
 from gridax.envs.arc.scoring import Score, score_attempts, score_submission
 from gridax.envs.arc.tasks import (
     TaskBank,
@@ -91,6 +91,9 @@ __all__ = [
     "make_env",
     "observe",
     "random_actions",
+    "ActionDraws",
+    "actions_from_draws",
+    "draw_actions",
     "random_policy",
     "record_action",
     "registered_ids",
