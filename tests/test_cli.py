@@ -8,11 +8,23 @@ from gridax import cli
 def test_bench_smoke(capsys, tmp_path):
     args = ["bench", "--num-envs", "2", "--steps", "3", "--repeats", "1", "--out", str(tmp_path),
             "--compile-cache", "off"]  # fmt: skip
-    plan = ["--formats", "point", "--rollouts", "scan", "loop", "--forage", "ForagaxTwoBiome-v1"]
+    plan = ["--formats", "point", "--rollouts", "scan", "loop", "--forage", "ForagaxTwoBiome-v1",
+            "--per-call", "1"]  # fmt: skip
     assert cli.main(args + plan) == 0
     out = capsys.readouterr().out
     assert "of roofline" in out and "submit left out" in out
-    rows = json.loads((tmp_path / "bench.json").read_text())["rows"]
+    assert "per call from Python, us" in out
+    bench = json.loads((tmp_path / "bench.json").read_text())
+    calls = [(c["env"], c["function"], c["num_envs"]) for c in bench["per_call"]]
+    assert calls == [
+        ("arc point", "reset", 1),
+        ("arc point", "step", 1),
+        ("TwoBiome-v1", "reset", 1),
+        ("TwoBiome-v1", "step", 1),
+    ]
+    for call in bench["per_call"]:
+        assert call["floor_us"] > 0 and call["jit_us"] > 0 and call["gridax_us"] > 0
+    rows = bench["rows"]
     assert [(r["env"], r["rollout"]) for r in rows] == [
         ("roofline", "scan"),
         ("arc", "scan"),
@@ -57,7 +69,7 @@ def test_bench_devices_runs_sharded_rollouts(tmp_path):
     import sys
 
     # A new process: --devices must set the simulated device count before JAX starts.
-    command = [sys.executable, "-m", "gridax.cli", "bench", "--formats", "--forage",
+    command = [sys.executable, "-m", "gridax.cli", "bench", "--formats", "--forage", "--per-call",
                "--devices", "2", "--num-envs", "4", "--steps", "3", "--repeats", "1",
                "--out", str(tmp_path), "--compile-cache", str(tmp_path / "cache")]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)

@@ -29,6 +29,7 @@ def _bench(args: argparse.Namespace) -> int:
         steps=args.steps,
         repeats=args.repeats,
         compare=args.compare,
+        per_call=tuple(args.per_call),
         out=args.out,
         compile_cache=str(cache) if cache else "off",
     )
@@ -114,6 +115,15 @@ def main(argv: list[str] | None = None) -> int:
         "--compare",
         action="store_true",
         help="run JaxARC, ARCLE and Foragax (extra 'compare') beside gridax and print the ratios",
+    )
+    bench.add_argument(
+        "--per-call",
+        type=int,
+        nargs="*",
+        default=list(defaults.per_call),
+        metavar="N",
+        help="batch sizes at which to time single calls from Python (reset, step and their "
+        "batch forms) beside a plain jax.jit; none with a bare --per-call",
     )
     bench.add_argument("--out", default=defaults.out, help="folder for bench.json/.csv/.png")
     bench.add_argument(

@@ -51,16 +51,21 @@ def test_compare_runs_every_installed_anchor(tmp_path):
     pytest.importorskip("jaxarc")
     pytest.importorskip("arcle")
     args = ["bench", "--compare", "--num-envs", "2", "--steps", "3", "--repeats", "1"]
-    assert cli.main(args + ["--formats", "bbox", "--forage", "--out", str(tmp_path)]) == 0
-    rows = json.loads((tmp_path / "compare.json").read_text())["rows"]
+    plan = ["--formats", "bbox", "--forage", "--per-call", "1", "--out", str(tmp_path)]
+    assert cli.main(args + plan) == 0
+    written = json.loads((tmp_path / "compare.json").read_text())
+    rows = written["rows"]
     assert [r["env"] for r in rows] == ["arc", "jaxarc", "arcle"]
     assert all(r["steps_per_second"] > 0 for r in rows)
+    reset, step = written["per_call"]
+    assert (step["function"], step["num_envs"]) == ("step", 1)
+    assert reset["arcle_us"] is None and step["arcle_us"] > 0
 
 
 def test_compare_runs_foragax_on_the_ids_its_release_has(tmp_path, capsys):
     pytest.importorskip("foragax")
     args = ["bench", "--compare", "--num-envs", "2", "--steps", "3", "--repeats", "1"]
-    plan = ["--formats", "--forage", "ForagaxTwoBiome-v1", "ForagaxTwoBiomeLarge-v1"]
+    plan = ["--formats", "--per-call", "--forage", "ForagaxTwoBiome-v1", "ForagaxTwoBiomeLarge-v1"]
     # Foragax's own code needs JAX's default promotion rules (the suite's are strict).
     with jax.numpy_dtype_promotion("standard"), jax.numpy_rank_promotion("allow"):
         assert cli.main(args + plan + ["--out", str(tmp_path)]) == 0

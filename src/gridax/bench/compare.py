@@ -163,8 +163,7 @@ def make_arcle_loader(task_id: str = TASK_ID):
     return OneTask()
 
 
-def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
-    """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
+def _arcle_envs(loader, num_envs: int) -> list:
     from arcle.envs import O2ARCv2Env  # pyright: ignore[reportMissingImports]
 
     envs = [
@@ -173,6 +172,38 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
     ]
     for seed, env in enumerate(envs):
         env.reset(seed=seed, options={"prob_index": 0, "adaptation": True})
+    return envs
+
+
+def arcle_call_seconds(loader, fmt: str, num_envs: int, calls: int = 300) -> float:
+    """Seconds to step ``num_envs`` ARCLE envs once each (one "call"), median of 7 runs,
+    as :mod:`gridax.bench.percall` times gridax: the same action every call, built
+    before the timing."""
+    envs = _arcle_envs(loader, num_envs)
+    draws = jax.device_get(arc_bench.draw_rollout_actions(1, num_envs))
+    actions = [
+        _arcle_action(operation, first, second, fmt, env.current_state["grid_dim"])
+        for env, operation, first, second in zip(
+            envs, draws.operation[0].tolist(), draws.first[0], draws.second[0], strict=True
+        )
+    ]
+
+    def run(_):
+        for _ in range(calls):
+            for env, action in zip(envs, actions, strict=True):
+                env.step(action)
+
+    return median_seconds(run, 7) / calls
+
+
+def task_bank():
+    """:data:`TASK_ID` as a one-task bank."""
+    return arc.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
+
+
+def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
+    """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
+    envs = _arcle_envs(loader, num_envs)
     steps_each = max(1, min(num_steps, ARCLE_STEPS_PER_RUN // num_envs))
     draws = jax.device_get(arc_bench.draw_rollout_actions(steps_each, num_envs))
     lists = (draws.operation.tolist(), draws.first.tolist(), draws.second.tolist())
@@ -235,7 +266,7 @@ def compare(
     """gridax and every installed anchor: ARC on :data:`TASK_ID` per format, and each
     forage id, per batch size."""
     missing = missing_anchors()
-    bank = arc.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
+    bank = task_bank()
     jaxarc_env = None if "jaxarc" in missing else make_jaxarc_env(TASK_ID, num_steps)
     arcle_loader = None if "arcle" in missing else make_arcle_loader()
     foragax = {} if "foragax" in missing else {i: make_foragax_env(i) for i in forage_ids}

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from gridax.bench.percall import CallTime
 from gridax.bench.timing import Row
 
 
@@ -29,14 +30,39 @@ def format_table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
+def format_calls(calls: Sequence[CallTime]) -> str:
+    """Microseconds per call from a Python loop (see :mod:`gridax.bench.percall`)."""
+    arcle = any(c.arcle_us is not None for c in calls)
+    header = (
+        f"{'per call from Python, us':<30}{'envs':>6}{'gridax':>9}{'jax.jit':>9}"
+        f"{'floor':>8}{'gridax/jit':>12}" + (f"{'ARCLE':>9}" if arcle else "")
+    )
+    lines = [header]
+    for c in calls:
+        line = (
+            f"{c.env + ' ' + c.function:<30}{c.num_envs:>6}{c.gridax_us:>9.1f}{c.jit_us:>9.1f}"
+            f"{c.floor_us:>8.1f}{c.gridax_us / c.jit_us:>12.2f}"
+        )
+        if arcle:
+            line += f"{c.arcle_us:>9.1f}" if c.arcle_us is not None else f"{'-':>9}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def write_rows(
-    rows: Sequence[Row], out_dir: Path, metadata: dict, name: str = "bench"
+    rows: Sequence[Row],
+    out_dir: Path,
+    metadata: dict,
+    name: str = "bench",
+    calls: Sequence[CallTime] = (),
 ) -> list[Path]:
-    """Writes ``<name>.json`` (rows and run metadata) and ``<name>.csv``."""
+    """Writes ``<name>.json`` (rows, per-call times and run metadata) and ``<name>.csv``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     records = [dataclasses.asdict(r) for r in rows]
     json_path, csv_path = out_dir / f"{name}.json", out_dir / f"{name}.csv"
-    json_path.write_text(json.dumps({"metadata": metadata, "rows": records}, indent=2))
+    document = {"metadata": metadata, "rows": records}
+    document["per_call"] = [dataclasses.asdict(c) for c in calls]
+    json_path.write_text(json.dumps(document, indent=2))
     with csv_path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(records[0]))
         writer.writeheader()

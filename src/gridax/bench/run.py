@@ -29,6 +29,7 @@ class Options:
     steps: int = 100
     repeats: int = 5
     compare: bool = False
+    per_call: tuple[int, ...] = (1, 16)  # batch sizes of the per-call timings
     out: str = "out/bench"
     compile_cache: str = "off"  # the persistent compilation cache's folder, or "off"
 
@@ -68,6 +69,7 @@ def bench(options: Options) -> int:
     """Measures, prints the table and writes bench.json/.csv/.png to ``options.out``."""
     from gridax.bench import report
     from gridax.bench.sweep import sweep
+    from gridax.envs import arc
 
     metadata = _metadata(options)
     print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")
@@ -90,14 +92,35 @@ def bench(options: Options) -> int:
         devices=sorted({1, options.devices}) if options.devices else (),
     )
     print(report.format_table(rows))
+    calls = per_call(options, arc.load_tasks("arc-agi-1", split="training"))
+    if calls:
+        print(report.format_calls(calls))
     out = Path(options.out)
-    written = report.write_rows(rows, out, metadata)
+    written = report.write_rows(rows, out, metadata, calls=calls)
     try:
         written.append(report.plot(rows, out / "bench.png"))
     except ImportError:
         print("matplotlib is not installed: no plot (pip install matplotlib)")
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
+
+
+def per_call(options: Options, tasks, arcle_loader=None) -> list:
+    """Single calls from Python at the ``options.per_call`` batch sizes (ARC per format,
+    then forage per id), with ARCLE stepping as many envs when ``arcle_loader`` is given."""
+    from gridax.bench import compare as anchors
+    from gridax.bench import percall
+
+    calls = []
+    for n in options.per_call:
+        for fmt in options.formats:
+            reset, step = percall.measure_arc(tasks, fmt, n)
+            if arcle_loader is not None:
+                step.arcle_us = anchors.arcle_call_seconds(arcle_loader, fmt, n) * 1e6
+            calls += [reset, step]
+        for env_id in options.forage:
+            calls += percall.measure_forage(env_id, n)
+    return calls
 
 
 def compare(options: Options, metadata: dict) -> int:
@@ -121,7 +144,11 @@ def compare(options: Options, metadata: dict) -> int:
     )
     print(report.format_table(rows))
     print(anchors.format_ratios(rows))
+    arcle = None if "arcle" in missing else anchors.make_arcle_loader()
+    calls = per_call(options, anchors.task_bank(), arcle)
+    if calls:
+        print(report.format_calls(calls))
     metadata["tasks"] = f"ARC-AGI-1 training task {anchors.TASK_ID} only"
-    written = report.write_rows(rows, Path(options.out), metadata, name="compare")
+    written = report.write_rows(rows, Path(options.out), metadata, name="compare", calls=calls)
     print("wrote " + ", ".join(str(p) for p in written))
     return 0

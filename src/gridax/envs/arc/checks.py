@@ -81,8 +81,7 @@ def _index_argument(name: str, value, upper: int | None):
 
 
 def reset_arguments(config, tasks, task_index, pair_index) -> tuple:
-    """Checks the config and the task source, turns indices into arrays and drops the
-    bank's static ids (banks of one shape share a compilation)."""
+    """Checks the config and the task source and turns the indices into arrays."""
     require_type("config", config, ArcConfig, "an ArcConfig")
     require_type(
         "tasks",
@@ -91,7 +90,6 @@ def reset_arguments(config, tasks, task_index, pair_index) -> tuple:
         "a TaskBank (from gridax.envs.arc.load_tasks) or a Generator (gridax.envs.arc.generators)",
     )
     return (
-        tasks.for_jit(),
         _index_argument("task_index", task_index, tasks.task_index_limit),
         _index_argument("pair_index", pair_index, None),
     )

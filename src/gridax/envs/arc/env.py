@@ -2,16 +2,21 @@
 
 The undecorated ``_reset``/``_step`` are the whole logic; the public functions check
 their arguments (:mod:`~gridax.envs.arc.checks`: in Python, or once at trace time under a
-caller's jit) and call ``eqx.filter_jit`` (and ``jax.vmap``) of them.
+caller's jit) and call a ``jax.jit`` (and ``jax.vmap``) of them with the config closed
+over, built once per config (:mod:`gridax.dispatch`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int, Key, UInt32
 
+from gridax.dispatch import Static, per_config
 from gridax.envs.arc import augmentation as augment
 from gridax.envs.arc import checks
 from gridax.envs.arc import operations as ops
@@ -29,7 +34,7 @@ from gridax.envs.arc.tasks import (
     uniform_index,
 )
 from gridax.envs.arc.types import ArcObservation, ArcState
-from gridax.prng import batch_key_data, key_data, split_uniform
+from gridax.prng import check_batch_keys, check_key, key_data, split_uniform
 
 Info = dict[str, Array]
 
@@ -232,10 +237,50 @@ def _batch_reset(keys, config, tasks, task_index=None, pair_index=None):
     )
 
 
-_reset_jit = eqx.filter_jit(_reset)
-_step_jit = eqx.filter_jit(_step)
-_batch_reset_jit = eqx.filter_jit(_batch_reset)
-_batch_step_jit = eqx.filter_jit(jax.vmap(_step, in_axes=(0, 0, None)))
+class _Compiled(NamedTuple):
+    """The public functions' jitted bodies for one config (see :mod:`gridax.dispatch`)."""
+
+    reset: Callable
+    batch_reset: Callable
+    step: Callable
+    batch_step: Callable
+
+
+def _compile(config: ArcConfig) -> _Compiled:
+    # The task source arrives split: arrays as arguments, the rest (a generator's
+    # settings) static, so a new bank of the same shapes reuses the compilation.
+    def reset(key, arrays, static, task_index, pair_index):
+        return _reset(key, config, eqx.combine(arrays, static.value), task_index, pair_index)
+
+    def batch_reset(keys, arrays, static, task_index, pair_index):
+        tasks = eqx.combine(arrays, static.value)
+        return _batch_reset(keys, config, tasks, task_index, pair_index)
+
+    def step(state, action):
+        return _step(state, action, config)
+
+    def jit(fn, static_argnums=()):
+        # Strict checks raise through eqx.error_if: eqx.filter_jit turns their failure into
+        # an EquinoxRuntimeError (under jax.jit it would be XLA's JaxRuntimeError).
+        return eqx.filter_jit(fn) if config.strict else jax.jit(fn, static_argnums=static_argnums)
+
+    return _Compiled(
+        reset=jit(reset, static_argnums=2),
+        batch_reset=jit(batch_reset, static_argnums=2),
+        step=jit(step),
+        batch_step=jit(jax.vmap(step)),
+    )
+
+
+_compiled = per_config(_compile)
+
+
+def _split(tasks: TaskSource) -> tuple[TaskSource, Static]:
+    arrays, static = eqx.partition(tasks.for_jit(), eqx.is_array)
+    return arrays, Static(static)
+
+
+_split_tasks = per_config(_split, cache_size=0)  # the last source, by identity
 
 
 # --- the public functions, with their argument checks ----------------------------------
@@ -251,14 +296,16 @@ def reset(key, config: ArcConfig, tasks: TaskSource, task_index=None, pair_index
     from a seed drawn from ``key`` (or ``task_index``, the seed), recorded as the
     state's ``task_index``.
     """
-    arguments = checks.reset_arguments(config, tasks, task_index, pair_index)
-    return _reset_jit(key_data(key), config, *arguments)
+    indices = checks.reset_arguments(config, tasks, task_index, pair_index)
+    check_key(key)  # converted inside the jit: key_data outside would be a dispatch
+    return _compiled(config).reset(key, *_split_tasks(tasks), *indices)
 
 
 def batch_reset(keys, config: ArcConfig, tasks: TaskSource, task_index=None, pair_index=None):
     """``reset`` for a batch of keys; ``task_index``/``pair_index`` may be per-env arrays."""
-    arguments = checks.reset_arguments(config, tasks, task_index, pair_index)
-    return _batch_reset_jit(batch_key_data(keys), config, *arguments)
+    indices = checks.reset_arguments(config, tasks, task_index, pair_index)
+    check_batch_keys(keys)
+    return _compiled(config).batch_reset(keys, *_split_tasks(tasks), *indices)
 
 
 def step(state: ArcState, action: AbstractAction, config: ArcConfig):
@@ -270,13 +317,13 @@ def step(state: ArcState, action: AbstractAction, config: ArcConfig):
     zero reward.
     """
     checks.step_arguments(state, action, config, batched=False)
-    return _step_jit(state, action, config)
+    return _compiled(config).step(state, action)
 
 
 def batch_step(states: ArcState, actions: AbstractAction, config: ArcConfig):
     """``step`` over a batch: states and actions carry a leading batch axis."""
     checks.step_arguments(states, actions, config, batched=True)
-    return _batch_step_jit(states, actions, config)
+    return _compiled(config).batch_step(states, actions)
 
 
 __all__ = ["batch_reset", "batch_step", "observe", "reset", "step"]

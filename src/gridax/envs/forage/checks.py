@@ -5,8 +5,6 @@ shapes, so under a caller's jit they run once, at trace time."""
 
 from __future__ import annotations
 
-import functools
-
 import jax
 import jax.numpy as jnp
 
@@ -15,17 +13,25 @@ from gridax.envs.forage.types import ForageState
 from gridax.validation import require_batch_shape, require_type
 
 
-def params_for(config: ForageConfig, params: ForageParams | None) -> ForageParams:
-    """``params``, or the config's own when None."""
-    require_type("config", config, ForageConfig)
+def config(value) -> ForageConfig:
+    """``value``, checked to be a ForageConfig."""
+    require_type("config", value, ForageConfig)
+    return value
+
+
+def params_or(params: ForageParams | None, default: ForageParams) -> ForageParams:
+    """``params``, or ``default`` (the config's own) when None."""
     if params is None:
-        return config.params()
+        return default
     require_type("params", params, ForageParams, "ForageParams or None")
     return params
 
 
 def action_array(action, batch_shape: tuple[int, ...]) -> jax.Array:
     """``action`` as an int32 array of ``batch_shape``."""
+    # As a jitted policy returns it: nothing to convert (and no dispatch).
+    if isinstance(action, jax.Array) and action.dtype == jnp.int32 and action.shape == batch_shape:
+        return action
     array = jnp.asarray(action)
     if not jnp.issubdtype(array.dtype, jnp.integer) or array.shape != batch_shape:
         raise ValueError(
@@ -35,30 +41,26 @@ def action_array(action, batch_shape: tuple[int, ...]) -> jax.Array:
     return array.astype(jnp.int32)
 
 
-@functools.cache
-def _state_leaf_types(config: ForageConfig, reset) -> tuple:
-    """``(path, shape, dtype)`` of every leaf of one env's state under ``config``."""
-    state, _ = jax.eval_shape(
-        lambda key: reset(key, config.params(), config.structure()),
-        jax.ShapeDtypeStruct((2,), jnp.uint32),
-    )
+def state_layout(reset, params: ForageParams) -> tuple:
+    """``(path, shape, dtype)`` of every leaf of the state that ``reset(key, params)``
+    makes, traced once per config (the step's checks compare states against it)."""
+    state, _ = jax.eval_shape(reset, jax.ShapeDtypeStruct((2,), jnp.uint32), params)
     return tuple(
         (jax.tree_util.keystr(path), leaf.shape, leaf.dtype)
         for path, leaf in jax.tree_util.tree_leaves_with_path(state)
     )
 
 
-def state_fits(state, config: ForageConfig, reset, batched: bool) -> tuple[int, ...]:
-    """The batch shape of ``state``, after checking that ``reset`` under ``config`` makes
-    states of its leaf shapes and dtypes."""
-    require_type("config", config, ForageConfig)
+def state_fits(state, layout: tuple, batched: bool) -> tuple[int, ...]:
+    """The batch shape of ``state``, after checking that its leaves have the shapes and
+    dtypes of ``layout`` (:func:`state_layout` of the config)."""
     require_type("state", state, ForageState)
     batch_shape = require_batch_shape(tuple(state.time.shape), batched)
-    expected, leaves = _state_leaf_types(config, reset), jax.tree.leaves(state)
-    if len(leaves) != len(expected):
-        raise ValueError(f"the state has {len(leaves)} leaves; a ForageState has {len(expected)}")
-    for (path, shape, dtype), leaf in zip(expected, leaves, strict=True):
-        if tuple(leaf.shape) != batch_shape + shape or leaf.dtype != dtype:
+    leaves = jax.tree.leaves(state)
+    if len(leaves) != len(layout):
+        raise ValueError(f"the state has {len(leaves)} leaves; a ForageState has {len(layout)}")
+    for (path, shape, dtype), leaf in zip(layout, leaves, strict=True):
+        if leaf.shape != batch_shape + shape or leaf.dtype != dtype:
             raise ValueError(
                 f"the state does not fit this ForageConfig: state{path} has shape "
                 f"{tuple(leaf.shape)} and dtype {leaf.dtype}, the config makes "
@@ -68,7 +70,7 @@ def state_fits(state, config: ForageConfig, reset, batched: bool) -> tuple[int, 
     return batch_shape
 
 
-def step_action(state, action, config: ForageConfig, reset, batched: bool) -> jax.Array:
-    """The action of a (batch) step as int32, after checking that ``state`` fits
-    ``config`` and that ``action`` is integers of the state's batch shape."""
-    return action_array(action, state_fits(state, config, reset, batched))
+def step_action(state, action, layout: tuple, batched: bool) -> jax.Array:
+    """The action of a (batch) step as int32, after checking that ``state`` fits the
+    config's ``layout`` and that ``action`` is integers of the state's batch shape."""
+    return action_array(action, state_fits(state, layout, batched))

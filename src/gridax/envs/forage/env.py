@@ -9,16 +9,21 @@ needs them.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import NamedTuple
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Int32, UInt32
 
+from gridax.dispatch import per_config
 from gridax.envs.forage import biomes, centring, checks, regrowth, schedules
 from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
 from gridax.envs.forage.observation import observe as observe_one
 from gridax.envs.forage.types import Biomes, Cells, Food, ForageState
-from gridax.prng import batch_key_data, key_data, split_uniform
+from gridax.prng import check_batch_keys, check_key, key_data, split_uniform
 
 DOWN, RIGHT, UP, LEFT = range(4)
 NUM_ACTIONS = 4
@@ -163,11 +168,45 @@ def _step(state: ForageState, action, structure: Structure):
     return state, obs, reward, done, info
 
 
-_reset_jit = eqx.filter_jit(_reset)
-_step_jit = eqx.filter_jit(_step)
-_batch_reset_jit = eqx.filter_jit(jax.vmap(_reset, in_axes=(0, 0, None)))
-_batch_step_jit = eqx.filter_jit(jax.vmap(_step, in_axes=(0, 0, None)))
-_observe_jit = eqx.filter_jit(observe_one)
+class _Compiled(NamedTuple):
+    """A config's params and the public functions' jitted bodies, built once per config
+    (see :mod:`gridax.dispatch`; ``config.params()`` alone takes about a millisecond)."""
+
+    params: ForageParams
+    structure: Structure
+    state_layout: Callable[[], tuple]  # the checks' leaf shapes, traced on first use
+    reset: Callable
+    batch_reset: Callable  # params shared by the batch
+    batch_reset_each: Callable  # params per env
+    step: Callable
+    batch_step: Callable
+    observe: Callable
+
+
+def _compile(config: ForageConfig) -> _Compiled:
+    structure = config.structure()
+
+    def reset(key, params):  # the key's conversion runs inside the jit, not as a dispatch
+        return _reset(key_data(key), params, structure)
+
+    def step(state, action):
+        return _step(state, action, structure)
+
+    params = config.params()
+    return _Compiled(
+        params=params,
+        structure=structure,
+        state_layout=functools.cache(lambda: checks.state_layout(reset, params)),
+        reset=jax.jit(reset),
+        batch_reset=jax.jit(jax.vmap(reset, in_axes=(0, None))),
+        batch_reset_each=jax.jit(jax.vmap(reset)),
+        step=jax.jit(step),
+        batch_step=jax.jit(jax.vmap(step)),
+        observe=jax.jit(lambda state: observe_one(state, structure)),
+    )
+
+
+_compiled = per_config(_compile)
 
 
 # --- the public functions, with their argument checks (checks.py) ---------------------
@@ -179,16 +218,19 @@ def reset(key, config: ForageConfig, params: ForageParams | None = None):
     ``params`` defaults to ``config.params()``; pass another variant's params of the
     same structure to reuse the compilation.
     """
-    return _reset_jit(key_data(key), checks.params_for(config, params), config.structure())
+    check_key(key)
+    compiled = _compiled(checks.config(config))
+    return compiled.reset(key, checks.params_or(params, compiled.params))
 
 
 def batch_reset(keys, config: ForageConfig, params: ForageParams | None = None):
     """``reset`` for a batch of keys; ``params`` may be shared or batched (one per env)."""
-    keys = batch_key_data(keys)
-    variant = checks.params_for(config, params)
-    if jax.tree.leaves(variant)[0].ndim == jax.tree.leaves(config.params())[0].ndim:
-        variant = jax.tree.map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + x.shape), variant)
-    return _batch_reset_jit(keys, variant, config.structure())
+    check_batch_keys(keys)
+    compiled = _compiled(checks.config(config))
+    variant = checks.params_or(params, compiled.params)
+    if jax.tree.leaves(variant)[0].ndim == jax.tree.leaves(compiled.params)[0].ndim:
+        return compiled.batch_reset(keys, variant)
+    return compiled.batch_reset_each(keys, variant)
 
 
 def step(state: ForageState, action, config: ForageConfig):
@@ -198,23 +240,25 @@ def step(state: ForageState, action, config: ForageConfig):
     is false in a continuing world. ``info``: ``collected`` (object id, -1 for none) and
     ``biome`` (the agent's biome, -1 for none).
     """
-    action = checks.step_action(state, action, config, _reset, batched=False)
-    return _step_jit(state, action, config.structure())
+    compiled = _compiled(checks.config(config))
+    action = checks.step_action(state, action, compiled.state_layout(), batched=False)
+    return compiled.step(state, action)
 
 
 def batch_step(states: ForageState, actions, config: ForageConfig):
     """``step`` over a batch: states and actions carry a leading batch axis."""
-    actions = checks.step_action(states, actions, config, _reset, batched=True)
-    return _batch_step_jit(states, actions, config.structure())
+    compiled = _compiled(checks.config(config))
+    actions = checks.step_action(states, actions, compiled.state_layout(), batched=True)
+    return compiled.batch_step(states, actions)
 
 
 def observe(state: ForageState, config: ForageConfig):
     """The observation of a state (or a batch), as ``reset`` and ``step`` return it
     (docs/forage.md)."""
-    structure = config.structure()
+    observe_jit = _compiled(checks.config(config)).observe
     if state.time.ndim:
-        return jax.vmap(lambda s: _observe_jit(s, structure))(state)
-    return _observe_jit(state, structure)
+        return jax.vmap(observe_jit)(state)
+    return observe_jit(state)
 
 
 __all__ = ["batch_reset", "batch_step", "observe", "reset", "step"]

@@ -119,11 +119,11 @@ class ContinualMetrics(eqx.Module):
         return Tracked(states, initial_metrics(self.env.config, states.time.shape)), obs
 
     def step(self, tracked: Tracked, action):
-        config = self.env.config
-        action = checks.step_action(tracked.state, action, config, functional._reset, False)
-        return _step_jit(tracked, action, config.structure(), self.rate)
+        compiled = functional._compiled(self.env.config)
+        action = checks.step_action(tracked.state, action, compiled.state_layout(), False)
+        return _step_jit(tracked, action, compiled.structure, self.rate)
 
     def batch_step(self, tracked: Tracked, actions):
-        config = self.env.config
-        actions = checks.step_action(tracked.state, actions, config, functional._reset, True)
-        return _batch_step_jit(tracked, actions, config.structure(), self.rate)
+        compiled = functional._compiled(self.env.config)
+        actions = checks.step_action(tracked.state, actions, compiled.state_layout(), True)
+        return _batch_step_jit(tracked, actions, compiled.structure, self.rate)
