@@ -7,7 +7,9 @@ import jax.numpy as jnp
 from jaxtyping import Array, Float32, Key, UInt32
 
 
-def _require_array(name: str, value) -> None:
+def require_array(name: str, value) -> None:
+    """The check of a key argument that runs in Python on every call; the rest of
+    :func:`check_key` runs where the key is converted, at trace time."""
     if not hasattr(value, "dtype"):
         raise TypeError(
             f"{name} must be a JAX PRNG key array (jax.random.key(seed)), got "
@@ -30,7 +32,7 @@ def _data_layout(key) -> tuple[tuple[int, ...], object]:
 
 def check_key(key) -> None:
     """Raises unless ``key`` is one PRNG key: a typed key or a ``uint32[2]``."""
-    _require_array("key", key)
+    require_array("key", key)
     shape, dtype = _data_layout(key)
     if shape != (2,) or dtype != jnp.uint32:
         raise ValueError(
@@ -41,7 +43,7 @@ def check_key(key) -> None:
 
 def check_batch_keys(keys) -> None:
     """Raises unless ``keys`` is a batch of PRNG keys (``jax.random.split(key, n)``)."""
-    _require_array("keys", keys)
+    require_array("keys", keys)
     shape, dtype = _data_layout(keys)
     if len(shape) != 2 or shape[-1] != 2 or dtype != jnp.uint32:
         raise ValueError(

@@ -23,7 +23,7 @@ from gridax.envs.forage import biomes, centring, checks, regrowth, schedules
 from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
 from gridax.envs.forage.observation import observe as observe_one
 from gridax.envs.forage.types import Biomes, Cells, Food, ForageState
-from gridax.prng import check_batch_keys, check_key, key_data, split_uniform
+from gridax.prng import check_batch_keys, key_data, require_array, split_uniform
 
 DOWN, RIGHT, UP, LEFT = range(4)
 NUM_ACTIONS = 4
@@ -186,8 +186,16 @@ class _Compiled(NamedTuple):
 def _compile(config: ForageConfig) -> _Compiled:
     structure = config.structure()
 
-    def reset(key, params):  # the key's conversion runs inside the jit, not as a dispatch
+    def reset(key, params):  # the key is checked and converted here, at trace time
         return _reset(key_data(key), params, structure)
+
+    def batch_reset(keys, params):
+        check_batch_keys(keys)
+        return jax.vmap(reset, in_axes=(0, None))(keys, params)
+
+    def batch_reset_each(keys, params):
+        check_batch_keys(keys)
+        return jax.vmap(reset)(keys, params)
 
     def step(state, action):
         return _step(state, action, structure)
@@ -198,8 +206,8 @@ def _compile(config: ForageConfig) -> _Compiled:
         structure=structure,
         state_layout=functools.cache(lambda: checks.state_layout(reset, params)),
         reset=jax.jit(reset),
-        batch_reset=jax.jit(jax.vmap(reset, in_axes=(0, None))),
-        batch_reset_each=jax.jit(jax.vmap(reset)),
+        batch_reset=jax.jit(batch_reset),
+        batch_reset_each=jax.jit(batch_reset_each),
         step=jax.jit(step),
         batch_step=jax.jit(jax.vmap(step)),
         observe=jax.jit(lambda state: observe_one(state, structure)),
@@ -218,14 +226,14 @@ def reset(key, config: ForageConfig, params: ForageParams | None = None):
     ``params`` defaults to ``config.params()``; pass another variant's params of the
     same structure to reuse the compilation.
     """
-    check_key(key)
+    require_array("key", key)
     compiled = _compiled(checks.config(config))
     return compiled.reset(key, checks.params_or(params, compiled.params))
 
 
 def batch_reset(keys, config: ForageConfig, params: ForageParams | None = None):
     """``reset`` for a batch of keys; ``params`` may be shared or batched (one per env)."""
-    check_batch_keys(keys)
+    require_array("keys", keys)
     compiled = _compiled(checks.config(config))
     variant = checks.params_or(params, compiled.params)
     if jax.tree.leaves(variant)[0].ndim == jax.tree.leaves(compiled.params)[0].ndim:
