@@ -70,6 +70,7 @@ def test_bench_devices_runs_sharded_rollouts(tmp_path):
 
     # A new process: --devices must set the simulated device count before JAX starts.
     command = [sys.executable, "-m", "gridax.cli", "bench", "--formats", "--forage", "--per-call",
+               "--platform", "cpu",
                "--devices", "2", "--num-envs", "4", "--steps", "3", "--repeats", "1",
                "--out", str(tmp_path), "--compile-cache", str(tmp_path / "cache")]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -80,6 +81,20 @@ def test_bench_devices_runs_sharded_rollouts(tmp_path):
     rows = bench["rows"]
     labels = [r["selection_format"] for r in rows if r["env"] == "sharded"]
     assert labels == ["point, 1 device", "point, 2 devices"]
+
+
+def test_bench_on_a_platform_this_machine_lacks_says_so():
+    import subprocess
+    import sys
+
+    import jax
+
+    if any(d.platform == "gpu" for d in jax.devices()):
+        return  # a machine with a GPU runs the bench there instead
+    command = [sys.executable, "-m", "gridax.cli", "bench", "--platform", "gpu", "--quick"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1
+    assert "gridax bench --platform gpu: JAX sees no such device here" in result.stdout
 
 
 def test_version_has_one_source(capsys):

@@ -15,6 +15,8 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.devices:  # simulated CPU devices must be asked for before JAX starts
         run.simulate_devices(args.devices)
+    if args.platform and not run.use_platform(args.platform):
+        return 1
     cache = compile_cache.enable(args.compile_cache)
     # A bare --autoreset measures every mode; without the flag, none.
     autoreset = AUTORESET_MODES if args.autoreset == [] else args.autoreset or ()
@@ -115,6 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         "--compare",
         action="store_true",
         help="run JaxARC, ARCLE and Foragax (extra 'compare') beside gridax and print the ratios",
+    )
+    bench.add_argument(
+        "--platform",
+        choices=["cpu", "gpu", "cuda", "rocm", "tpu"],
+        help="the JAX backend to measure on (default: JAX's choice, a GPU when it sees one)",
     )
     bench.add_argument(
         "--per-call",

@@ -175,22 +175,24 @@ def _arcle_envs(loader, num_envs: int) -> list:
     return envs
 
 
-def arcle_call_seconds(loader, fmt: str, num_envs: int, calls: int = 300) -> float:
+def arcle_call_seconds(loader, fmt: str, num_envs: int, calls: int = 256) -> float:
     """Seconds to step ``num_envs`` ARCLE envs once each (one "call"), median of 7 runs,
-    as :mod:`gridax.bench.percall` times gridax: the same action every call, built
-    before the timing."""
+    as :mod:`gridax.bench.percall` times gridax: a cycle of 64 random actions per env,
+    built before the timing on the grids the envs start from."""
     envs = _arcle_envs(loader, num_envs)
-    draws = jax.device_get(arc_bench.draw_rollout_actions(1, num_envs))
+    draws = jax.device_get(arc_bench.draw_rollout_actions(64, num_envs))
+    lists = (draws.operation.tolist(), draws.first.tolist(), draws.second.tolist())
     actions = [
-        _arcle_action(operation, first, second, fmt, env.current_state["grid_dim"])
-        for env, operation, first, second in zip(
-            envs, draws.operation[0].tolist(), draws.first[0], draws.second[0], strict=True
-        )
+        [
+            _arcle_action(*numbers, fmt, env.current_state["grid_dim"])
+            for env, numbers in zip(envs, zip(*step, strict=True), strict=True)
+        ]
+        for step in zip(*lists, strict=True)
     ]
 
     def run(_):
-        for _ in range(calls):
-            for env, action in zip(envs, actions, strict=True):
+        for index in range(calls):
+            for env, action in zip(envs, actions[index % len(actions)], strict=True):
                 env.step(action)
 
     return median_seconds(run, 7) / calls

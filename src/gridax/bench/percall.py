@@ -5,6 +5,9 @@ calls them, beside a plain ``jax.jit`` of the same call and the dispatch floor.
 * gridax: the public function, argument checks included;
 * jit: ``jax.jit`` of the same call (config closed over), as a user would wrap it: the
   checks then run at trace time only, and the call gets arrays only;
+
+Steps go on from the state they made, through a cycle of random actions drawn before
+the timing; resets repeat one key.
 * floor: a jitted function of the same arguments that returns one of them: what JAX
   charges on this machine to get any arguments into and out of a compiled call.
 
@@ -15,6 +18,7 @@ machine moves them together.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from collections.abc import Callable, Sequence
 
@@ -57,21 +61,68 @@ def time_calls(
     return [sorted(column)[rounds // 2] for column in zip(*timings, strict=True)]
 
 
+# Step calls cycle through this many actions drawn before the timing.
+NUM_ACTIONS = 64
+
+
 def _floor(*args):
     return jax.tree.leaves(args)[0]
 
 
-def measure(env: str, function: str, num_envs: int, call, args, rounds: int = 7) -> CallTime:
-    """``call(*args)`` beside ``jax.jit(call)(*args)`` and the floor for ``args``."""
-    plain, floor = jax.jit(call), jax.jit(_floor)
-    variants = [lambda: call(*args), lambda: plain(*args), lambda: floor(*args)]
-    seconds = time_calls(variants, rounds)
+def stepping(step: Callable, state, actions: Sequence) -> Callable[[], object]:
+    """A call that steps ``state`` with the next of ``actions`` (in a cycle) and keeps
+    the new state, as a Python loop does."""
+    current, upcoming = [state], itertools.cycle(actions)
+
+    def call():
+        current[0] = step(current[0], next(upcoming))[0]
+        return current[0]
+
+    return call
+
+
+def measure(
+    env: str, function: str, num_envs: int, ours, plain, floor, rounds: int = 7
+) -> CallTime:
+    """Times three zero-argument calls: gridax's, a plain jit's and the floor's."""
+    seconds = time_calls([ours, plain, floor], rounds)
     name = function if num_envs == 1 else f"batch_{function}"
     return CallTime(env, name, num_envs, *(s * 1e6 for s in seconds))
 
 
+def _pair(env: str, num_envs: int, reset, key, step, states, actions, rounds) -> list[CallTime]:
+    """``reset(key)`` and ``step(state, action)`` (config bound), each three ways."""
+    floor = jax.jit(_floor)
+    jitted_reset, jitted_step = jax.jit(reset), jax.jit(step)
+    return [
+        measure(
+            env,
+            "reset",
+            num_envs,
+            lambda: reset(key),
+            lambda: jitted_reset(key),
+            lambda: floor(key),
+            rounds,
+        ),
+        measure(
+            env,
+            "step",
+            num_envs,
+            stepping(step, states, actions),
+            stepping(jitted_step, states, actions),
+            lambda: floor(states, actions[0]),
+            rounds,
+        ),
+    ]
+
+
+def _split(tree, count: int) -> list:
+    return [jax.tree.map(lambda x, i=i: x[i], tree) for i in range(count)]
+
+
 def measure_arc(tasks, fmt: str, num_envs: int, rounds: int = 7) -> list[CallTime]:
-    """``reset`` and ``step`` (or their batch forms) on ``tasks`` with ``fmt`` actions."""
+    """``reset`` and ``step`` (or their batch forms) on ``tasks``, cycling through random
+    ``fmt`` actions (:func:`gridax.envs.arc.actions_from_draws` on the reset's grids)."""
     config = arc.ArcConfig(selection_format=fmt)
     tasks = tasks.arrays_only()  # a bank with its ids cannot be an argument of a plain jit
     if num_envs == 1:
@@ -80,30 +131,41 @@ def measure_arc(tasks, fmt: str, num_envs: int, rounds: int = 7) -> list[CallTim
         key = jax.random.split(jax.random.key(0), num_envs)
         reset, step = arc.batch_reset, arc.batch_step
     states, _ = reset(key, config, tasks)
-    draws = arc.draw_actions(jax.random.key(1), (num_envs,))
-    actions = arc.actions_from_draws(draws, states.working_shape.reshape(-1, 2), fmt)
+    draws = arc.draw_actions(jax.random.key(1), (NUM_ACTIONS, num_envs))
+    shapes = jnp.broadcast_to(states.working_shape.reshape(-1, 2), (NUM_ACTIONS, num_envs, 2))
+    actions = arc.actions_from_draws(draws, shapes, fmt)
     if num_envs == 1:
-        actions = jax.tree.map(lambda x: x[0], actions)
-    env = f"arc {fmt}"
-    return [
-        measure(env, "reset", num_envs, lambda k, t: reset(k, config, t), (key, tasks), rounds),
-        measure(env, "step", num_envs, lambda s, a: step(s, a, config), (states, actions), rounds),
-    ]
+        actions = jax.tree.map(lambda x: x[:, 0], actions)
+    return _pair(
+        f"arc {fmt}",
+        num_envs,
+        lambda k: reset(k, config, tasks),
+        key,
+        lambda s, a: step(s, a, config),
+        states,
+        _split(actions, NUM_ACTIONS),
+        rounds,
+    )
 
 
 def measure_forage(env_id: str, num_envs: int, rounds: int = 7) -> list[CallTime]:
-    """``reset`` and ``step`` (or their batch forms) of a forage world, moving right."""
+    """``reset`` and ``step`` (or their batch forms) of a forage world, random moves."""
     config = forage.make_config(env_id)
+    moves = jax.random.randint(jax.random.key(1), (NUM_ACTIONS, num_envs), 0, 4)
     if num_envs == 1:
         key, reset, step = jax.random.key(0), forage.reset, forage.step
-        actions = jnp.int32(forage.RIGHT)
+        moves = moves[:, 0]
     else:
         key = jax.random.split(jax.random.key(0), num_envs)
         reset, step = forage.batch_reset, forage.batch_step
-        actions = jnp.full(num_envs, forage.RIGHT, jnp.int32)
     states, _ = reset(key, config)
-    env = env_id.removeprefix("Foragax")
-    return [
-        measure(env, "reset", num_envs, lambda k: reset(k, config), (key,), rounds),
-        measure(env, "step", num_envs, lambda s, a: step(s, a, config), (states, actions), rounds),
-    ]
+    return _pair(
+        env_id.removeprefix("Foragax"),
+        num_envs,
+        lambda k: reset(k, config),
+        key,
+        lambda s, a: step(s, a, config),
+        states,
+        list(moves),
+        rounds,
+    )

@@ -12,7 +12,15 @@ from gridax.bench.autoreset import AUTORESET_MODES
 
 # The forage worlds with speed targets (docs/forage.md, benchmarks/RESULTS.md).
 FORAGE_IDS = ("ForagaxDiwali-v5", "ForagaxBig-v5")
-__all__ = ["AUTORESET_MODES", "FORAGE_IDS", "Options", "bench", "compare", "simulate_devices"]
+__all__ = [
+    "AUTORESET_MODES",
+    "FORAGE_IDS",
+    "Options",
+    "bench",
+    "compare",
+    "simulate_devices",
+    "use_platform",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +48,21 @@ def simulate_devices(count: int) -> None:
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flag}".strip()
 
 
+def use_platform(name: str) -> bool:
+    """Makes JAX run on backend ``name``; False (with the reason printed) when this
+    machine has none. Works only before JAX starts its backends."""
+    import jax
+
+    jax.config.update("jax_platforms", name)
+    try:
+        devices = jax.devices()
+    except RuntimeError as error:
+        print(f"gridax bench --platform {name}: JAX sees no such device here ({error})")
+        return False
+    print(f"platform {name}: {len(devices)} device(s), {devices[0].device_kind}")
+    return True
+
+
 def _metadata(options: Options) -> dict:
     import jax
 
@@ -49,6 +72,7 @@ def _metadata(options: Options) -> dict:
         "date": datetime.date.today().isoformat(),
         "jax": jax.__version__,
         "device": jax.devices()[0].platform,
+        "device_kind": jax.devices()[0].device_kind,
         "cpu_count": os.cpu_count(),
         "machine": platform.machine(),
         "steps_per_rollout": options.steps,
