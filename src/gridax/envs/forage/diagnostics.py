@@ -23,7 +23,7 @@ def region_means(state: ForageState, clock, structure: Structure) -> Float32[Arr
     regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
     in_region = regions & food[..., None]
     per_cell = jnp.where(in_region, values[..., None], 0.0)
-    totals = ordered_sum(per_cell.reshape(-1, per_cell.shape[-1]).T)
+    totals = ordered_sum(per_cell.reshape(-1, per_cell.shape[-1]), axis=0)
     counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
     return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 

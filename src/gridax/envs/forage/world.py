@@ -27,22 +27,27 @@ def gaussian(u1, u2):
     return jnp.sqrt(-2.0 * jnp.log1p(-u1)) * jnp.cos((2 * math.pi) * u2)
 
 
-def ordered_sum(terms: Float32[Array, "... n"]) -> Float32[Array, "..."]:
-    """The sum over the last axis, added pairwise in a fixed order.
+def ordered_sum(terms: Float32[Array, "..."], axis: int = -1) -> Float32[Array, "..."]:
+    """The sum over ``axis``, added pairwise in a fixed order.
 
     ``jnp.sum`` (and a matmul) may add in an order that depends on the batch size XLA
     vectorises over, which changes the last bit. Elementwise additions of halves (zeros
-    pad to a power of two) give the same bits batched or not, on any number of devices.
+    pad to a power of two) give the same bits batched or not, on any number of devices,
+    and along any axis: summing a leading axis of a row-major grid halves contiguous
+    blocks, without a transpose.
     """
-    size = terms.shape[-1]
+    terms = jnp.moveaxis(terms, axis, 0)
+    size = terms.shape[0]
     padded = 1 << max(size - 1, 0).bit_length()
-    if padded != size:
-        zeros = jnp.zeros(terms.shape[:-1] + (padded - size,), terms.dtype)
-        terms = jnp.concatenate([terms, zeros], axis=-1)
-    while terms.shape[-1] > 1:
-        half = terms.shape[-1] // 2
-        terms = terms[..., :half] + terms[..., half:]
-    return terms[..., 0]
+    if padded != size:  # the first halving, with the padding's zeros added in place
+        half = padded // 2
+        unpaired = terms[size - half : half]
+        paired = terms[: size - half] + terms[half:]
+        terms = jnp.concatenate([paired, unpaired + jnp.zeros_like(unpaired)], axis=0)
+    while terms.shape[0] > 1:
+        half = terms.shape[0] // 2
+        terms = terms[:half] + terms[half:]
+    return terms[0]
 
 
 def ordered_sum_of(terms: Sequence) -> Float32[Array, "..."]:
