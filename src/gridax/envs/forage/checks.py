@@ -13,7 +13,7 @@ from gridax.envs.forage.types import ForageState
 from gridax.validation import require_batch_shape, require_type
 
 
-def config(value) -> ForageConfig:
+def checked_config(value) -> ForageConfig:
     """``value``, checked to be a ForageConfig."""
     require_type("config", value, ForageConfig)
     return value

@@ -227,14 +227,14 @@ def reset(key, config: ForageConfig, params: ForageParams | None = None):
     same structure to reuse the compilation.
     """
     require_array("key", key)
-    compiled = _compiled(checks.config(config))
+    compiled = _compiled(checks.checked_config(config))
     return compiled.reset(key, checks.params_or(params, compiled.params))
 
 
 def batch_reset(keys, config: ForageConfig, params: ForageParams | None = None):
     """``reset`` for a batch of keys; ``params`` may be shared or batched (one per env)."""
     require_array("keys", keys)
-    compiled = _compiled(checks.config(config))
+    compiled = _compiled(checks.checked_config(config))
     variant = checks.params_or(params, compiled.params)
     if jax.tree.leaves(variant)[0].ndim == jax.tree.leaves(compiled.params)[0].ndim:
         return compiled.batch_reset(keys, variant)
@@ -248,14 +248,14 @@ def step(state: ForageState, action, config: ForageConfig):
     is false in a continuing world. ``info``: ``collected`` (object id, -1 for none) and
     ``biome`` (the agent's biome, -1 for none).
     """
-    compiled = _compiled(checks.config(config))
+    compiled = _compiled(checks.checked_config(config))
     action = checks.step_action(state, action, compiled.state_layout(), batched=False)
     return compiled.step(state, action)
 
 
 def batch_step(states: ForageState, actions, config: ForageConfig):
     """``step`` over a batch: states and actions carry a leading batch axis."""
-    compiled = _compiled(checks.config(config))
+    compiled = _compiled(checks.checked_config(config))
     actions = checks.step_action(states, actions, compiled.state_layout(), batched=True)
     return compiled.batch_step(states, actions)
 
@@ -263,7 +263,7 @@ def batch_step(states: ForageState, actions, config: ForageConfig):
 def observe(state: ForageState, config: ForageConfig):
     """The observation of a state (or a batch), as ``reset`` and ``step`` return it
     (docs/forage.md)."""
-    observe_jit = _compiled(checks.config(config)).observe
+    observe_jit = _compiled(checks.checked_config(config)).observe
     if state.time.ndim:
         return jax.vmap(observe_jit)(state)
     return observe_jit(state)
