@@ -57,3 +57,18 @@ def test_transform_cells_reads_through_the_maps_and_skips_when_inactive():
         jnp.stack([identity, identity]),
     )
     np.testing.assert_array_equal(both[1], source)
+
+
+def test_transform_cells_at_a_large_batch_matches_single_calls():
+    # From 1,024 envs the gathers skip their bounds checks: the maps must stay in bounds.
+    batch = 1024
+    keys = jax.random.split(jax.random.key(0), 3)
+    sources = jax.random.randint(keys[0], (batch, 30, 30), -1, 10).astype(jnp.int8)
+    row_maps = jax.random.randint(keys[1], (batch, 30), 0, 31)  # 30: the padding row
+    col_maps = jax.random.randint(keys[2], (batch, 30), 0, 31)
+    rotates = jnp.arange(batch) % 3 == 0
+    active = jnp.ones(batch, bool)
+    batched = jax.vmap(ops.transform_cells)(sources, active, rotates, row_maps, col_maps)
+    for i in (0, 1, 511, 1023):
+        single = ops.transform_cells(sources[i], active[i], rotates[i], row_maps[i], col_maps[i])
+        np.testing.assert_array_equal(batched[i], single)

@@ -254,8 +254,12 @@ def transform_cells(
         base = jnp.where(rotates[..., None, None], jnp.swapaxes(source, -1, -2), source)
         padding = [(0, 0)] * (base.ndim - 2) + [(0, 1), (0, 1)]
         padded = jnp.pad(base, padding, constant_values=-1)
-        rows = jnp.take_along_axis(padded, row_map[..., :, None], axis=-2)
-        return jnp.take_along_axis(rows, col_map[..., None, :], axis=-1)
+        # The maps never leave the padded grid (source_maps clamps them), so the gathers
+        # need no bounds check; skipping it made 1,024-4,096-env steps 5-9 % faster but
+        # 64-env steps 7-12 % slower (benchmarks/RESULTS.md), hence only for big batches.
+        mode = "promise_in_bounds" if base.ndim > 2 and base.shape[0] >= 1024 else None
+        rows = jnp.take_along_axis(padded, row_map[..., :, None], axis=-2, mode=mode)
+        return jnp.take_along_axis(rows, col_map[..., None, :], axis=-1, mode=mode)
 
     def nothing(source, rotates, row_map, col_map):
         return jnp.full_like(source, -1)
