@@ -3,6 +3,7 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from gridax.envs.arc import operations as ops
 
@@ -71,4 +72,24 @@ def test_transform_cells_at_a_large_batch_matches_single_calls():
     batched = jax.vmap(ops.transform_cells)(sources, active, rotates, row_maps, col_maps)
     for i in (0, 1, 511, 1023):
         single = ops.transform_cells(sources[i], active[i], rotates[i], row_maps[i], col_maps[i])
+        np.testing.assert_array_equal(batched[i], single)
+
+
+@pytest.mark.parametrize("flooding", [0.1, 0.4, 1.0])
+def test_flood_fill_of_a_large_batch_sweeps_its_flooding_envs_only(flooding):
+    # From 256 envs the sweeps run on the flooding envs, compacted (N/4, N/2 or N of them).
+    batch = 512
+    rng = np.random.default_rng(1)
+    grids = jnp.asarray(rng.integers(0, 3, (batch, 30, 30)), dtype=jnp.int8)
+    floods = rng.random(batch) < flooding
+    rows, cols = rng.integers(0, 30, batch), rng.integers(0, 30, batch)
+    seeds = np.zeros((batch, 30, 30), bool)
+    seeds[np.arange(batch), rows, cols] = floods
+    live = jnp.asarray(np.arange(30)[:, None] < rng.integers(5, 31, (batch, 1, 1)))
+    live = live & jnp.ones((batch, 30, 30), bool)
+    batched = jax.vmap(ops.flood_fill_region)(grids, jnp.asarray(seeds), live)
+    assert int(jnp.sum(jnp.any(batched, axis=(1, 2)))) == int(np.sum(floods & np.asarray(
+        live[np.arange(batch), rows, cols])))  # fmt: skip
+    for i in np.flatnonzero(floods)[:6].tolist() + np.flatnonzero(~floods)[:2].tolist():
+        single = ops.flood_fill_region(grids[i], jnp.asarray(seeds[i]), live[i])
         np.testing.assert_array_equal(batched[i], single)

@@ -195,12 +195,46 @@ def flood_fill_region(
     links_down = (grid[..., 1:, :] == grid[..., :-1, :]) & live[..., 1:, :] & live[..., :-1, :]
     no_col = jnp.zeros(grid.shape[:-1] + (1,), dtype=bool)
     no_row = jnp.zeros(grid.shape[:-2] + (1, grid.shape[-1]), dtype=bool)
-    region = _flood_bit_rows(
-        pack_rows(seeds & live).T,
-        pack_rows(jnp.concatenate([links_across, no_col], axis=-1)).T,
-        pack_rows(jnp.concatenate([links_down, no_row], axis=-2)).T,
+    region = _flood_flooding_envs(
+        pack_rows(seeds & live),
+        pack_rows(jnp.concatenate([links_across, no_col], axis=-1)),
+        pack_rows(jnp.concatenate([links_down, no_row], axis=-2)),
     )
-    return unpack_rows(region.T, shape[-1]).reshape(shape)
+    return unpack_rows(region, shape[-1]).reshape(shape)
+
+
+_COMPACT_FROM = 256  # batches at least this big sweep only their flooding envs
+
+
+def _flood_flooding_envs(start, across, down):
+    """:func:`_flood_bit_rows` of bit-rows ``[N, H]``, swept over the envs that flood.
+
+    Flooding envs are compacted to the front and the sweeps run on the smallest of
+    N/4, N/2 or N envs that holds them all (a ``lax.switch``: one compiled sweep per
+    size), so a batch where few envs flood sweeps shorter rows with as many launches.
+    Envs without seeds come out empty either way.
+    """
+    n = start.shape[0]
+    if n < _COMPACT_FROM:
+        return _flood_bit_rows(start.T, across.T, down.T).T
+    flooding = jnp.any(start != 0, axis=1)
+    order = jnp.nonzero(flooding, size=n, fill_value=n)[0]
+
+    def sweep_first(size: int):
+        def run(start, across, down):
+            if size == n:
+                return _flood_bit_rows(start.T, across.T, down.T).T
+            ids = order[:size]
+            pick = [x.at[ids].get(mode="fill", fill_value=0).T for x in (start, across, down)]
+            region = _flood_bit_rows(*pick).T
+            return jnp.zeros_like(start).at[ids].set(region, mode="drop")
+
+        return run
+
+    sizes = (n // 4, n // 2, n)
+    count = jnp.sum(flooding, dtype=jnp.int32)
+    branch = (count > sizes[0]).astype(jnp.int32) + (count > sizes[1]).astype(jnp.int32)
+    return jax.lax.switch(branch, [sweep_first(s) for s in sizes], start, across, down)
 
 
 flood_fill_region.def_vmap(whole_batch_rule(flood_fill_region))
