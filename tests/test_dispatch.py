@@ -34,6 +34,16 @@ def test_static_hashes_once_and_compares_by_value():
     assert hash(one) == hash(config) and one == two and one != Static(arc.ArcConfig(strict=True))
     assert one != config
 
+    class Counted:
+        hashed = 0
+
+        def __hash__(self):
+            Counted.hashed += 1
+            return 7
+
+    counted = Static(Counted())
+    assert hash(counted) == hash(counted) == 7 and Counted.hashed == 1
+
 
 def test_arc_calls_do_not_retrace_on_new_values(arc_agi_1):
     config = arc.ArcConfig(max_episode_steps=9)
@@ -83,3 +93,12 @@ def test_checks_still_run_before_the_compiled_call(arc_agi_1):
         forage.batch_step(states, jnp.zeros(2, jnp.int32), other)
     with pytest.raises(ValueError, match="of shape \\(2,\\)"):
         forage.batch_step(states, jnp.zeros(3, jnp.int32), world)
+
+
+def test_a_config_first_met_inside_a_trace_leaves_no_tracer_behind():
+    # What is built once per config is kept: built under a caller's jit, it must not
+    # hold that trace's values (forage's params are arrays).
+    config = forage.make_config("ForagaxTwoBiome-v1", hint_every=77)
+    jax.jit(lambda key: forage.reset(key, config)[0].time)(jax.random.key(0))
+    state, _ = forage.reset(jax.random.key(1), config)
+    forage.step(state, 1, config)

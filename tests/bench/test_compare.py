@@ -36,8 +36,8 @@ def test_arcle_gets_the_actions_gridax_steps(fmt):
     shapes = jnp.tile(jnp.array([[4, 6]], jnp.int32), (500, 1))
     ours = arc.actions_from_draws(jax.tree.map(lambda x: x[0], draws), shapes, fmt)
     masks = np.asarray(ours.to_selection_mask())
-    lists = (draws.operation[0].tolist(), draws.first[0].tolist(), draws.second[0].tolist())
-    actions = [compare._arcle_action(*numbers, fmt, (4, 6)) for numbers in zip(*lists, strict=True)]
+    numbers = compare._drawn_numbers(1, 500)[0]  # the same draws, as ARCLE gets them
+    actions = [compare._arcle_action(*each, fmt, (4, 6)) for each in numbers]
     assert {a["operation"] for a in actions} == set(range(ops.SUBMIT))
     assert [a["operation"] for a in actions] == np.asarray(ours.operation).tolist()
     np.testing.assert_array_equal(np.stack([a["selection"] for a in actions]), masks)

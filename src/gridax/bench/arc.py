@@ -13,7 +13,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
-from gridax.bench.timing import Row, median_seconds, scan_row, state_bytes
+from gridax.bench.timing import Row, median_seconds, scan_row, state_bytes, unstack
 from gridax.envs import arc
 
 FORMATS = ("point", "bbox", "mask")
@@ -108,7 +108,7 @@ def measure_loop(config, tasks, num_envs: int, num_steps: int, repeats: int = 3)
         )
     )
     draws = draw_rollout_actions(num_steps, num_envs)
-    per_step = [arc.ActionDraws(*(x[t] for x in draws)) for t in range(num_steps)]
+    per_step = unstack(draws, num_steps)
 
     def run(_):
         current = states

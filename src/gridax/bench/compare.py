@@ -36,6 +36,7 @@ import numpy as np
 
 from gridax.bench import arc as arc_bench
 from gridax.bench import forage as forage_bench
+from gridax.bench.percall import NUM_ACTIONS
 from gridax.bench.timing import Row, median_seconds, scan_row
 from gridax.envs import arc
 from gridax.envs.arc import GRID_SIZE, RESIZE
@@ -130,6 +131,14 @@ def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -
     return scan_row("jaxarc", fmt, rollout, (states,), draws, num_steps, repeats)
 
 
+def _drawn_numbers(num_steps: int, num_envs: int) -> list[list[tuple[int, list, list]]]:
+    """The benchmark's action draws (:func:`gridax.bench.arc.draw_rollout_actions`) as
+    Python numbers, per step and env: ``(operation, first corner, second corner)``."""
+    draws = jax.device_get(arc_bench.draw_rollout_actions(num_steps, num_envs))
+    lists = (draws.operation.tolist(), draws.first.tolist(), draws.second.tolist())
+    return [list(zip(*step, strict=True)) for step in zip(*lists, strict=True)]
+
+
 def _arcle_action(operation: int, first, second, fmt: str, shape) -> dict:
     """The benchmark's action (see :func:`gridax.envs.arc.actions_from_draws`) in ARCLE's
     dict form, from predrawn numbers: ``first``/``second`` are two corners in [0, 1)."""
@@ -177,17 +186,15 @@ def _arcle_envs(loader, num_envs: int) -> list:
 
 def arcle_call_seconds(loader, fmt: str, num_envs: int, calls: int = 256) -> float:
     """Seconds to step ``num_envs`` ARCLE envs once each (one "call"), median of 7 runs,
-    as :mod:`gridax.bench.percall` times gridax: a cycle of 64 random actions per env,
+    as :mod:`gridax.bench.percall` times gridax: a cycle of random actions per env,
     built before the timing on the grids the envs start from."""
     envs = _arcle_envs(loader, num_envs)
-    draws = jax.device_get(arc_bench.draw_rollout_actions(64, num_envs))
-    lists = (draws.operation.tolist(), draws.first.tolist(), draws.second.tolist())
     actions = [
         [
             _arcle_action(*numbers, fmt, env.current_state["grid_dim"])
-            for env, numbers in zip(envs, zip(*step, strict=True), strict=True)
+            for env, numbers in zip(envs, step, strict=True)
         ]
-        for step in zip(*lists, strict=True)
+        for step in _drawn_numbers(NUM_ACTIONS, num_envs)
     ]
 
     def run(_):
@@ -207,10 +214,7 @@ def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int)
     """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
     envs = _arcle_envs(loader, num_envs)
     steps_each = max(1, min(num_steps, ARCLE_STEPS_PER_RUN // num_envs))
-    draws = jax.device_get(arc_bench.draw_rollout_actions(steps_each, num_envs))
-    lists = (draws.operation.tolist(), draws.first.tolist(), draws.second.tolist())
-    # Per step, per env: (operation, first corner, second corner) as Python numbers.
-    numbers = [list(zip(*step, strict=True)) for step in zip(*lists, strict=True)]
+    numbers = _drawn_numbers(steps_each, num_envs)
 
     def run(_):
         for step_numbers in numbers:

@@ -25,6 +25,9 @@ from collections.abc import Callable, Sequence
 import jax
 import jax.numpy as jnp
 
+from gridax.bench import arc as arc_bench
+from gridax.bench import forage as forage_bench
+from gridax.bench.timing import unstack
 from gridax.envs import arc, forage
 
 
@@ -116,10 +119,6 @@ def _pair(env: str, num_envs: int, reset, key, step, states, actions, rounds) ->
     ]
 
 
-def _split(tree, count: int) -> list:
-    return [jax.tree.map(lambda x, i=i: x[i], tree) for i in range(count)]
-
-
 def measure_arc(tasks, fmt: str, num_envs: int, rounds: int = 7) -> list[CallTime]:
     """``reset`` and ``step`` (or their batch forms) on ``tasks``, cycling through random
     ``fmt`` actions (:func:`gridax.envs.arc.actions_from_draws` on the reset's grids)."""
@@ -131,7 +130,7 @@ def measure_arc(tasks, fmt: str, num_envs: int, rounds: int = 7) -> list[CallTim
         key = jax.random.split(jax.random.key(0), num_envs)
         reset, step = arc.batch_reset, arc.batch_step
     states, _ = reset(key, config, tasks)
-    draws = arc.draw_actions(jax.random.key(1), (NUM_ACTIONS, num_envs))
+    draws = arc_bench.draw_rollout_actions(NUM_ACTIONS, num_envs)
     shapes = jnp.broadcast_to(states.working_shape.reshape(-1, 2), (NUM_ACTIONS, num_envs, 2))
     actions = arc.actions_from_draws(draws, shapes, fmt)
     if num_envs == 1:
@@ -143,7 +142,7 @@ def measure_arc(tasks, fmt: str, num_envs: int, rounds: int = 7) -> list[CallTim
         key,
         lambda s, a: step(s, a, config),
         states,
-        _split(actions, NUM_ACTIONS),
+        unstack(actions, NUM_ACTIONS),
         rounds,
     )
 
@@ -151,7 +150,7 @@ def measure_arc(tasks, fmt: str, num_envs: int, rounds: int = 7) -> list[CallTim
 def measure_forage(env_id: str, num_envs: int, rounds: int = 7) -> list[CallTime]:
     """``reset`` and ``step`` (or their batch forms) of a forage world, random moves."""
     config = forage.make_config(env_id)
-    moves = jax.random.randint(jax.random.key(1), (NUM_ACTIONS, num_envs), 0, 4)
+    moves = forage_bench.draw_moves(NUM_ACTIONS, num_envs)
     if num_envs == 1:
         key, reset, step = jax.random.key(0), forage.reset, forage.step
         moves = moves[:, 0]

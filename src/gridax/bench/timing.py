@@ -69,3 +69,9 @@ def scan_row(
         compile_seconds,
         state_bytes(args),
     )
+
+
+def unstack(tree, count: int) -> list:
+    """The ``count`` slices of ``tree`` along its leading (step) axis, one per call of a
+    Python loop, cut before the timing."""
+    return [jax.tree.map(lambda x, i=i: x[i], tree) for i in range(count)]

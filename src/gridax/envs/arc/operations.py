@@ -203,7 +203,11 @@ def flood_fill_region(
     return unpack_rows(region, shape[-1]).reshape(shape)
 
 
-_COMPACT_FROM = 256  # batches at least this big sweep only their flooding envs
+# Batch sizes from which the batching rules take their big-batch paths (measured:
+# benchmarks/RESULTS.md): flood fill sweeps only its flooding envs; the transform's
+# gathers skip their bounds checks.
+_COMPACT_FROM = 256
+_UNCHECKED_GATHERS_FROM = 1024
 
 
 def _flood_flooding_envs(start, across, down):
@@ -291,7 +295,8 @@ def transform_cells(
         # The maps never leave the padded grid (source_maps clamps them), so the gathers
         # need no bounds check; skipping it made 1,024-4,096-env steps 5-9 % faster but
         # 64-env steps 7-12 % slower (benchmarks/RESULTS.md), hence only for big batches.
-        mode = "promise_in_bounds" if base.ndim > 2 and base.shape[0] >= 1024 else None
+        unchecked = base.ndim > 2 and base.shape[0] >= _UNCHECKED_GATHERS_FROM
+        mode = "promise_in_bounds" if unchecked else None
         rows = jnp.take_along_axis(padded, row_map[..., :, None], axis=-2, mode=mode)
         return jnp.take_along_axis(rows, col_map[..., None, :], axis=-1, mode=mode)
 

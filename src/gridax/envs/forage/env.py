@@ -189,25 +189,27 @@ def _compile(config: ForageConfig) -> _Compiled:
     def reset(key, params):  # the key is checked and converted here, at trace time
         return _reset(key_data(key), params, structure)
 
-    def batch_reset(keys, params):
-        check_batch_keys(keys)
-        return jax.vmap(reset, in_axes=(0, None))(keys, params)
+    def batch_reset(params_axis):  # None: params shared by the batch; 0: one per env
+        def run(keys, params):
+            check_batch_keys(keys)
+            return jax.vmap(reset, in_axes=(0, params_axis))(keys, params)
 
-    def batch_reset_each(keys, params):
-        check_batch_keys(keys)
-        return jax.vmap(reset)(keys, params)
+        return jax.jit(run)
 
     def step(state, action):
         return _step(state, action, structure)
 
-    params = config.params()
+    # The bundle outlives the call that builds it, which may be inside a caller's jit:
+    # its arrays must be concrete, not that trace's tracers.
+    with jax.ensure_compile_time_eval():
+        params = config.params()
     return _Compiled(
         params=params,
         structure=structure,
         state_layout=functools.cache(lambda: checks.state_layout(reset, params)),
         reset=jax.jit(reset),
-        batch_reset=jax.jit(batch_reset),
-        batch_reset_each=jax.jit(batch_reset_each),
+        batch_reset=batch_reset(None),
+        batch_reset_each=batch_reset(0),
         step=jax.jit(step),
         batch_step=jax.jit(jax.vmap(step)),
         observe=jax.jit(lambda state: observe_one(state, structure)),
