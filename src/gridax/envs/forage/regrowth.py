@@ -101,11 +101,15 @@ class Removal(NamedTuple):
     returns: Bool[Array, ""]  # it regrows (not removed for good)
 
 
-def _respawn_target(grids: Grids, params: ForageParams, cell, draws) -> Int32[Array, ""]:
+def _respawn_target(
+    grids: Grids, params: ForageParams, cell, draws, moves
+) -> Int32[Array, ""]:
     """A uniformly random empty cell (flat index) of the biome of ``cell``, which counts as
     empty: a few random cells of the biome's rectangle are tried first, and only when
     none fits (rare) is every cell of the world searched. Both are uniform over the
-    candidates, so the mixture is too."""
+    candidates, so the mixture is too. The search runs only where an object ``moves``:
+    batched, it runs for the whole batch, and envs that move nothing (their result is
+    unused) often miss, an agent standing in a small, crowded biome."""
     row, col = cell[0], cell[1]
     biome = params.biome_map[row, col]
     height, width = grids.object.shape
@@ -129,7 +133,7 @@ def _respawn_target(grids: Grids, params: ForageParams, cell, draws) -> Int32[Ar
         return choose_cell(u, (emptied == 0) & (biome_map == biome_map[cell[0], cell[1]]))
 
     args = (grids.object, params.biome_map, cell, draws[2 * RESPAWN_TRIES])
-    return cond_rare(~jnp.any(fits), search, tried, *args)
+    return cond_rare(moves & ~jnp.any(fits), search, tried, *args)
 
 
 def remove(
@@ -151,7 +155,7 @@ def remove(
     ready = time + delay + 2  # visible again in the state after step time + delay + 1
     moves = removes & params.random_respawn[obj] & ~permanent
     with jax.named_scope("respawn"):
-        target = _respawn_target(grids, params, cell, draws[DELAY_DRAWS:])
+        target = _respawn_target(grids, params, cell, draws[DELAY_DRAWS:], moves)
     width = grids.object.shape[1]
     # Without a move the target is the source cell, so both writes say the same.
     target = jnp.where(moves, target, cell[0] * width + cell[1])
