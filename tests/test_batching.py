@@ -51,3 +51,29 @@ def test_cond_rare_passes_per_env_arguments():
     step = jnp.array([5, 6, 7], jnp.int32)
     out = jax.vmap(lambda p, c, s: cond_rare(p, lambda x, d: x + d, c, s))(pred, counts, step)
     np.testing.assert_array_equal(out, [5, 0, 7])
+
+
+def test_cond_rare_compacted_equals_every_env():
+    """With ``compact_to`` the branch runs on a sub-batch of the envs that need it when
+    they are few (here at most 2 of 16), on the whole batch otherwise: same outputs as the
+    per-env cond, for none, one, a few, just too many and all envs needing it."""
+    counts = jnp.arange(16, dtype=jnp.int32)
+    grids = jnp.arange(16 * 4, dtype=jnp.int8).reshape(16, 2, 2)
+    step = 3 * jnp.arange(16, dtype=jnp.int32)
+
+    def bump(operand, d):
+        count, grid = operand
+        return count + d, grid * 2 + d.astype(jnp.int8)
+
+    def compacted(p, c, g, s):
+        return cond_rare(p, bump, (c, g), s, compact_to=1 / 8)
+
+    def reference(p, c, g, s):
+        return jax.lax.cond(p, bump, lambda o, _: o, (c, g), s)
+
+    for needing in ([], [3], [15], [0, 9], [0, 9, 15], list(range(16))):
+        pred = jnp.zeros(16, bool).at[jnp.array(needing, jnp.int32)].set(True)
+        out = jax.jit(jax.vmap(compacted))(pred, counts, grids, step)
+        expected = jax.vmap(reference)(pred, counts, grids, step)
+        for got, want in zip(out, expected):
+            np.testing.assert_array_equal(got, want, err_msg=f"envs needing it: {needing}")

@@ -48,11 +48,14 @@ def select_envs(mask, new, old):
     return jax.tree.map(pick, new, old)
 
 
-def cond_rare(pred, true_fun: Callable, operand, *args):
+def cond_rare(pred, true_fun: Callable, operand, *args, compact_to: float = 0.0):
     """``true_fun(operand, *args) if pred else operand``, as ``lax.cond`` for one env.
 
     Batched, the branch runs (for the whole batch, selected per env) only when some env
-    in the batch needs it; otherwise the step costs one ``any`` over ``pred``.
+    in the batch needs it; otherwise the step costs a count of ``pred``. With
+    ``compact_to`` > 0, when at most ``max(1, int(batch size * compact_to))`` envs need
+    it, the branch runs on those envs alone, gathered into a sub-batch of that size (one
+    more compiled branch): for events that a few envs meet at a time, not all at once.
     ``true_fun`` returns a pytree like ``operand`` (structure, shapes, dtypes). Pass
     every per-env value it needs through ``args``: a custom batching rule cannot see
     batched values that ``true_fun`` closes over.
@@ -74,10 +77,25 @@ def cond_rare(pred, true_fun: Callable, operand, *args):
             axis_size, list(in_batched), [pred, operand, args]
         )
 
-        def some(operand, args):
+        def every(operand, args):
             return select_envs(pred, jax.vmap(branch)(operand, args), operand)
 
-        out = jax.lax.cond(jnp.any(pred), some, keep, operand, args)
+        def only_needed(operand, args):
+            # Padding ids (axis_size) read the last env and their writes are dropped.
+            ids = jnp.nonzero(pred, size=size, fill_value=axis_size)[0]
+            gathered = jax.tree.map(lambda x: x.at[ids].get(mode="clip"), (operand, args))
+            out = jax.vmap(branch)(*gathered)
+            return jax.tree.map(lambda x, y: x.at[ids].set(y, mode="drop"), operand, out)
+
+        count = jnp.sum(pred, dtype=jnp.int32)
+        branches = [keep, every]
+        size = max(1, int(axis_size * compact_to)) if compact_to else axis_size
+        if size < axis_size:
+            branches.insert(1, only_needed)
+            index = (count > 0).astype(jnp.int32) + (count > size).astype(jnp.int32)
+        else:
+            index = (count > 0).astype(jnp.int32)
+        out = jax.lax.switch(index, branches, operand, args)
         return out, jax.tree.map(lambda _: True, out)
 
     return run(pred, operand, args)

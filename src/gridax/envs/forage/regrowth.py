@@ -133,7 +133,7 @@ def _respawn_target(
         return choose_cell(u, (emptied == 0) & (biome_map == biome_map[cell[0], cell[1]]))
 
     args = (grids.object, params.biome_map, cell, draws[2 * RESPAWN_TRIES])
-    return cond_rare(moves & ~jnp.any(fits), search, tried, *args)
+    return cond_rare(moves & ~jnp.any(fits), search, tried, *args, compact_to=1 / 64)
 
 
 def remove(
