@@ -77,7 +77,7 @@ def test_transform_cells_at_a_large_batch_matches_single_calls():
 
 @pytest.mark.parametrize("flooding", [0.1, 0.4, 1.0])
 def test_flood_fill_of_a_large_batch_sweeps_its_flooding_envs_only(flooding):
-    # From 256 envs the sweeps run on the flooding envs, compacted (N/4, N/2 or N of them).
+    # From 64 envs the sweeps run on the flooding envs, compacted (N/4, N/2 or N of them).
     batch = 512
     rng = np.random.default_rng(1)
     grids = jnp.asarray(rng.integers(0, 3, (batch, 30, 30)), dtype=jnp.int8)

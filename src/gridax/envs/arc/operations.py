@@ -206,7 +206,7 @@ def flood_fill_region(
 # Batch sizes from which the batching rules take their big-batch paths (measured:
 # benchmarks/RESULTS.md): flood fill sweeps only its flooding envs; the transform's
 # gathers skip their bounds checks.
-_COMPACT_FROM = 256
+_COMPACT_FROM = 64
 _UNCHECKED_GATHERS_FROM = 1024
 
 
