@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test lint parity clean
+.PHONY: demo test lint parity arc3-parity clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +34,23 @@ FORAGAX_VENVS := .venv-foragax-0.54.1 .venv-foragax-0.58.0
 	.venv-foragax-$*/bin/python -m pip install --quiet "continual-foragax==$*" six
 	touch $@
 
-parity: $(INSTALLED) $(FORAGAX_VENVS:%=%/.installed)
+parity: $(INSTALLED) $(FORAGAX_VENVS:%=%/.installed) arc3-parity
 	GRIDAX_FORAGAX_0_54_1_PYTHON=.venv-foragax-0.54.1/bin/python \
 	GRIDAX_FORAGAX_0_58_0_PYTHON=.venv-foragax-0.58.0/bin/python \
 	$(BIN)/python -m pytest tests/envs/forage/test_foragax_parity.py
 
+# ARC-AGI-3 games against ARC Prize's engine, live: arcengine needs Python 3.12 or later
+# (PYTHON312 names one), in a virtual environment of its own. tests/envs/arc3.
+PYTHON312 ?= python3.12
+ARCENGINE_VENV := .venv-arcengine
+
+$(ARCENGINE_VENV)/.installed:
+	$(PYTHON312) -m venv $(ARCENGINE_VENV)
+	$(ARCENGINE_VENV)/bin/python -m pip install --quiet "arcengine==0.9.3"
+	touch $@
+
+arc3-parity: $(INSTALLED) $(ARCENGINE_VENV)/.installed
+	GRIDAX_ARCENGINE_PYTHON=$(ARCENGINE_VENV)/bin/python $(BIN)/python -m pytest tests/envs/arc3
+
 clean:
-	rm -rf $(VENV) $(FORAGAX_VENVS) .pytest_cache
+	rm -rf $(VENV) $(FORAGAX_VENVS) $(ARCENGINE_VENV) .pytest_cache

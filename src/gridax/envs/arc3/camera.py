@@ -1,0 +1,97 @@
+"""The camera: which part of the world is seen, and the 64x64 frame it renders.
+
+arcengine's pipeline: the view (``width`` x ``height`` cells from ``(x, y)``, filled with
+``background``) gets every visible sprite by layer (lower first; equal layers in sprite
+order), transparent pixels skipped; it is scaled up by the largest whole factor that fits
+64x64, centred, and the rest filled with ``letterbox``; a UI layer is drawn last.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+from jaxtyping import Array, Int8, Int32
+
+from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at, pixel_at
+from gridax.fields import as_dtype
+
+SCREEN = 64
+
+
+class Camera(eqx.Module):
+    """Where the camera looks (world cells) and its colours."""
+
+    x: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    y: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    width: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    height: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    background: Int8[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int8))
+    letterbox: Int8[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int8))
+
+
+def scale_and_offset(camera: Camera):
+    """``(scale, x_offset, y_offset)`` of the view in the 64x64 frame."""
+    scale = jnp.minimum(SCREEN // camera.width, SCREEN // camera.height)
+    return (
+        scale,
+        (SCREEN - camera.width * scale) // 2,
+        (SCREEN - camera.height * scale) // 2,
+    )
+
+
+def draw_order(table: SpriteTable) -> Int32[Array, " N"]:
+    """Each slot's rank in drawing order: by layer, then by ``order``."""
+    return jnp.argsort(jnp.lexsort((table.order, table.layer))).astype(jnp.int32)
+
+
+def view(table: SpriteTable, camera: Camera, max_downscale: int = 1) -> Int8[Array, "64 64"]:
+    """The camera's view at one pixel per cell, in the top-left ``height`` x ``width``
+    corner of a 64x64 array (the rest is background)."""
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None]
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :]
+    world_rows, world_cols = rows + camera.y, cols + camera.x
+    local_rows = world_rows[None] - table.y[:, None, None]
+    local_cols = world_cols[None] - table.x[:, None, None]
+    shape = (table.x.shape[-1], SCREEN, SCREEN)
+    samples = all_pixels_at(
+        table,
+        jnp.broadcast_to(local_rows, shape),
+        jnp.broadcast_to(local_cols, shape),
+        max_downscale,
+    )
+    drawn = (samples >= 0) & (table.visible & table.exists)[:, None, None]
+    rank = jnp.where(drawn, draw_order(table)[:, None, None], -1)
+    top = jnp.argmax(rank, axis=0)
+    colour = jnp.take_along_axis(samples, top[None], axis=0)[0]
+    return jnp.where(jnp.max(rank, axis=0) >= 0, colour, camera.background).astype(jnp.int8)
+
+
+def frame(table: SpriteTable, camera: Camera, max_downscale: int = 1) -> Int8[Array, "64 64"]:
+    """The 64x64 frame before the UI layer: the view scaled up and letterboxed."""
+    seen = view(table, camera, max_downscale)
+    scale, x_offset, y_offset = scale_and_offset(camera)
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y_offset
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x_offset
+    inside = (rows >= 0) & (cols >= 0)
+    inside = inside & (rows < camera.height * scale) & (cols < camera.width * scale)
+    scaled = seen[jnp.clip(rows // scale, 0, SCREEN - 1), jnp.clip(cols // scale, 0, SCREEN - 1)]
+    return jnp.where(inside, scaled, camera.letterbox).astype(jnp.int8)
+
+
+def draw_on_screen(screen, table: SpriteTable, i, x, y, max_downscale: int = 1):
+    """``screen`` with sprite ``i`` drawn at screen position ``(x, y)`` (the UI layer:
+    arcengine's ``draw_sprite``), clipped to the screen."""
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
+    pixels = pixel_at(table, i, rows, cols, max_downscale)
+    return jnp.where(pixels >= 0, pixels, screen).astype(jnp.int8)
+
+
+def screen_to_world(camera: Camera, screen_x, screen_y):
+    """``(x, y, on_view)``: the world cell under a screen pixel (arcengine's
+    ``display_to_grid``); ``on_view`` is false on the letterbox."""
+    scale, x_offset, y_offset = scale_and_offset(camera)
+    dx, dy = screen_x - x_offset, screen_y - y_offset
+    cell_x, cell_y = dx // scale, dy // scale
+    on_view = (dx >= 0) & (dy >= 0) & (cell_x < camera.width) & (cell_y < camera.height)
+    return cell_x + camera.x, cell_y + camera.y, on_view

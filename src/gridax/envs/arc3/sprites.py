@@ -1,0 +1,239 @@
+"""Sprites: as a game writes them (:class:`Sprite`, Python) and as the engine steps them
+(:class:`SpriteTable`, padded arrays, one row per sprite slot).
+
+The semantics are ARC Prize's engine's (`arcengine`, docs/arc3.md):
+
+- pixels are colours 0-15, or -1 for a transparent pixel;
+- a sprite is drawn rotated clockwise by ``rotation`` degrees, then mirrored up/down,
+  then left/right, then scaled: ``scale`` > 1 repeats each pixel ``scale`` times, ``scale``
+  < 0 divides the size by ``1 - scale``, each block becoming its most frequent colour
+  (ties to the highest colour; transparent when more of the block is transparent than
+  not);
+- ``visible`` sprites are drawn, ``collidable`` ones collide (arcengine's interaction
+  modes: tangible = both, intangible = visible only, invisible = collidable only,
+  removed = neither); ``blocking`` says how: not at all, by bounding box, or pixel by
+  pixel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Bool, Int8, Int32
+
+from gridax.fields import as_dtype
+
+TRANSPARENT = -1
+NUM_COLOURS = 16
+VALID_ROTATIONS = (0, 90, 180, 270)
+
+
+class Blocking(IntEnum):
+    """How a sprite blocks others (arcengine's ``BlockingMode``)."""
+
+    NOT_BLOCKED = 0
+    BOUNDING_BOX = 1
+    PIXEL_PERFECT = 2
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A sprite as a level declares it. ``kind`` names what it is to the game's rule
+    (``"player"``, ``"wall"``): sprites of one kind are found together, the way arcengine
+    games look sprites up by name or tag. ``tags`` are extra labels (``"sys_click"``)."""
+
+    pixels: tuple[tuple[int, ...], ...]
+    kind: str
+    x: int = 0
+    y: int = 0
+    layer: int = 0
+    scale: int = 1
+    rotation: int = 0
+    mirror_ud: bool = False
+    mirror_lr: bool = False
+    blocking: Blocking = Blocking.PIXEL_PERFECT
+    visible: bool = True
+    collidable: bool = True
+    tags: tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        rows = np.asarray(self.pixels)
+        where = f"sprite {self.kind!r}"
+        if rows.ndim != 2 or rows.size == 0:
+            raise ValueError(f"{where}: pixels must be a non-empty 2-D grid, got {rows.shape}")
+        if rows.min() < TRANSPARENT or rows.max() >= NUM_COLOURS:
+            raise ValueError(
+                f"{where}: pixels must be colours 0-{NUM_COLOURS - 1} or {TRANSPARENT} "
+                f"(transparent), got values {rows.min()}..{rows.max()}"
+            )
+        if self.rotation % 360 not in VALID_ROTATIONS:
+            raise ValueError(f"{where}: rotation must be one of {VALID_ROTATIONS}: {self.rotation}")
+        if self.scale == 0:
+            raise ValueError(f"{where}: scale cannot be 0 (1 = as drawn, 2 = double, -1 = half)")
+        if self.scale < 0:
+            factor = 1 - self.scale
+            if rows.shape[0] % factor or rows.shape[1] % factor:
+                raise ValueError(
+                    f"{where}: scale {self.scale} divides the size by {factor}, which must "
+                    f"divide the pixels' shape {rows.shape}"
+                )
+
+
+class SpriteTable(eqx.Module):
+    """Sprite slots ``[N]`` of one level (or a batch of them: leading axes first).
+
+    ``order`` breaks ties between equal layers (lower draws first), as the position in
+    arcengine's sprite list does; empty slots have ``exists`` false."""
+
+    pixels: Int8[Array, "*b N P P"] = eqx.field(converter=as_dtype(jnp.int8))
+    height: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))  # of pixels
+    width: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    x: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    y: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    layer: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    order: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    scale: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    quarter_turns: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))  # clockwise
+    mirror_ud: Bool[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.bool_))
+    mirror_lr: Bool[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.bool_))
+    blocking: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    visible: Bool[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.bool_))
+    collidable: Bool[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.bool_))
+    exists: Bool[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.bool_))
+    kind: Int32[Array, "*b N"] = eqx.field(converter=as_dtype(jnp.int32))
+    tags: Bool[Array, "*b N T"] = eqx.field(converter=as_dtype(jnp.bool_))
+
+
+def build_table(
+    sprites: Sequence[Sprite],
+    num_slots: int,
+    pixel_size: int,
+    kinds: Sequence[str],
+    tags: Sequence[str] = (),
+) -> SpriteTable:
+    """The table of ``sprites`` in ``num_slots`` slots of ``pixel_size`` squared pixels;
+    ``kinds`` and ``tags`` list every kind and tag of the game (their index is the id)."""
+    if len(sprites) > num_slots:
+        raise ValueError(f"{len(sprites)} sprites do not fit in {num_slots} slots")
+    n = num_slots
+    pixels = np.full((n, pixel_size, pixel_size), TRANSPARENT, np.int8)
+    columns = {name: np.zeros(n, np.int32) for name in ("height", "width", "x", "y", "layer")}
+    flag_names = ("mirror_ud", "mirror_lr", "visible", "collidable")
+    flags = {name: np.zeros(n, bool) for name in flag_names}
+    scale, turns, blocking, kind = (np.zeros(n, np.int32) for _ in range(4))
+    scale[:] = 1
+    tag_rows = np.zeros((n, len(tags)), bool)
+    for i, sprite in enumerate(sprites):
+        rows = np.asarray(sprite.pixels, np.int8)
+        if max(rows.shape) > pixel_size:
+            raise ValueError(
+                f"sprite {sprite.kind!r} is {rows.shape[0]}x{rows.shape[1]} pixels; "
+                f"the table holds at most {pixel_size}x{pixel_size}"
+            )
+        if sprite.kind not in kinds:
+            raise ValueError(f"sprite kind {sprite.kind!r} is not one of the game's {list(kinds)}")
+        unknown = set(sprite.tags) - set(tags)
+        if unknown:
+            raise ValueError(f"sprite {sprite.kind!r}: tags {sorted(unknown)} not in {list(tags)}")
+        pixels[i, : rows.shape[0], : rows.shape[1]] = rows
+        columns["height"][i], columns["width"][i] = rows.shape
+        columns["x"][i], columns["y"][i], columns["layer"][i] = sprite.x, sprite.y, sprite.layer
+        flags["mirror_ud"][i], flags["mirror_lr"][i] = sprite.mirror_ud, sprite.mirror_lr
+        flags["visible"][i], flags["collidable"][i] = sprite.visible, sprite.collidable
+        scale[i], turns[i] = sprite.scale, (sprite.rotation % 360) // 90
+        blocking[i], kind[i] = int(sprite.blocking), kinds.index(sprite.kind)
+        tag_rows[i] = [tag in sprite.tags for tag in tags]
+    return SpriteTable(
+        pixels=pixels,
+        order=np.arange(n, dtype=np.int32),
+        scale=scale,
+        quarter_turns=turns,
+        blocking=blocking,
+        exists=np.arange(n) < len(sprites),
+        kind=kind,
+        tags=tag_rows,
+        **columns,
+        **flags,
+    )
+
+
+def downscale_factor(scale):
+    """How many pixels of a side one drawn pixel stands for (1 when not scaled down)."""
+    return jnp.where(scale < 0, 1 - scale, 1)
+
+
+def drawn_size(table: SpriteTable) -> tuple[Int32[Array, "*b N"], Int32[Array, "*b N"]]:
+    """``(height, width)`` of each sprite as drawn: rotated, then scaled."""
+    odd = table.quarter_turns % 2 == 1
+    height = jnp.where(odd, table.width, table.height)
+    width = jnp.where(odd, table.height, table.width)
+    up = jnp.maximum(table.scale, 1)
+    down = downscale_factor(table.scale)
+    return height * up // down, width * up // down
+
+
+def _source_pixel(table: SpriteTable, i, row, col):
+    """The pixel of sprite ``i`` (one sprite's table: ``[N]`` columns) that lands at
+    ``(row, col)`` of it mirrored and rotated (before scaling); any shape of indices."""
+    height, width = table.height[i], table.width[i]
+    odd = table.quarter_turns[i] % 2 == 1
+    turned_height = jnp.where(odd, width, height)
+    turned_width = jnp.where(odd, height, width)
+    row = jnp.where(table.mirror_ud[i], turned_height - 1 - row, row)
+    col = jnp.where(table.mirror_lr[i], turned_width - 1 - col, col)
+    # Turned clockwise by q quarters: (row, col) of the turned image reads the original at
+    q = table.quarter_turns[i] % 4
+    source_row = jnp.select(
+        [q == 0, q == 1, q == 2], [row, height - 1 - col, height - 1 - row], col
+    )
+    source_col = jnp.select([q == 0, q == 1, q == 2], [col, row, width - 1 - col], width - 1 - row)
+    return table.pixels[i, source_row, source_col]
+
+
+def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
+    """arcengine's downscaling of one block: transparent if more of it is transparent
+    than not, else its most frequent colour (ties to the highest)."""
+    transparent = jnp.sum(counted & (block < 0), axis=-1)
+    opaque = jnp.sum(counted & (block >= 0), axis=-1)
+    colours = jnp.arange(NUM_COLOURS, dtype=jnp.int8)
+    is_colour = block[..., None] == colours.reshape((1,) * block.ndim + (-1,))
+    counts = jnp.sum(counted[..., None] & is_colour, axis=-2)
+    # argmax picks the first maximum: search from the highest colour down.
+    highest = NUM_COLOURS - 1 - jnp.argmax(counts[..., ::-1], axis=-1)
+    return jnp.where(transparent > opaque, TRANSPARENT, highest).astype(jnp.int8)
+
+
+def pixel_at(table: SpriteTable, i, row, col, max_downscale: int = 1) -> Int8[Array, "..."]:
+    """Colour of sprite ``i`` as drawn at ``(row, col)`` relative to its top-left corner
+    (``TRANSPARENT`` off the sprite); any shape of ``row``/``col``. ``max_downscale`` is
+    the largest downscaling factor the game uses (static: 1 skips that path)."""
+    height, width = drawn_size(table)
+    inside = (row >= 0) & (col >= 0) & (row < height[i]) & (col < width[i])
+    up = jnp.maximum(table.scale[i], 1)
+    value = _source_pixel(table, i, row // up, col // up)
+    if max_downscale > 1:
+        factor = downscale_factor(table.scale[i])
+        k = max_downscale
+        lead = (1,) * jnp.ndim(row)
+        down = jnp.arange(k, dtype=jnp.int32).reshape(lead + (k, 1))
+        across = jnp.arange(k, dtype=jnp.int32).reshape(lead + (1, k))
+        block_rows = (row * factor)[..., None, None] + down
+        block_cols = (col * factor)[..., None, None] + across
+        block = _source_pixel(table, i, block_rows, block_cols)
+        counted = jnp.broadcast_to((down < factor) & (across < factor), block.shape)
+        shape = block.shape[:-2] + (k * k,)
+        mode = _most_frequent(block.reshape(shape), counted.reshape(shape))
+        value = jnp.where(table.scale[i] < 0, mode, value)
+    return jnp.where(inside, value, TRANSPARENT).astype(jnp.int8)
+
+
+def all_pixels_at(table: SpriteTable, rows, cols, max_downscale: int = 1):
+    """:func:`pixel_at` for every slot: ``rows``/``cols`` ``[N, ...]`` per slot."""
+    slots = jnp.arange(table.x.shape[-1])
+    return jax.vmap(lambda i, r, c: pixel_at(table, i, r, c, max_downscale))(slots, rows, cols)

@@ -1,0 +1,138 @@
+"""The engine's sprites, camera and collisions against ARC Prize's engine (`arcengine`).
+
+``reference/engine_cases.py`` asks arcengine about random sprites and cameras; its
+answers for seed 0 are recorded in tests/fixtures/arc3/engine_cases.json, so these tests
+need nothing installed. Where arcengine is (it needs Python 3.12+: ``make parity`` sets up
+``.venv-arcengine``, or set ``GRIDAX_ARCENGINE_PYTHON``), fresh cases of another seed are
+asked live as well.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from gridax.envs.arc3 import camera as cam
+from gridax.envs.arc3 import collision
+from gridax.envs.arc3.sprites import Blocking, Sprite, build_table
+
+ROOT = Path(__file__).resolve().parents[3]
+RECORDED = ROOT / "tests" / "fixtures" / "arc3" / "engine_cases.json"
+ASKER = Path(__file__).with_name("reference") / "engine_cases.py"
+TAGS = ("a", "b")
+SLOTS, PIXELS, REACH, MAX_DOWNSCALE = 10, 9, 24, 3
+
+
+def arcengine_python() -> str:
+    named = os.environ.get("GRIDAX_ARCENGINE_PYTHON")
+    local = ROOT / ".venv-arcengine" / "bin" / "python"
+    if named:
+        return named
+    if local.exists():
+        return str(local)
+    pytest.skip(
+        "arcengine is not installed: `make parity` sets up .venv-arcengine with Python "
+        "3.12 (or set GRIDAX_ARCENGINE_PYTHON to a Python that has arcengine)"
+    )
+
+
+def table_of(case: dict):
+    sprites = [
+        Sprite(
+            pixels=tuple(map(tuple, spec["pixels"])),
+            kind=spec["kind"],
+            x=spec["x"],
+            y=spec["y"],
+            layer=spec["layer"],
+            scale=spec["scale"],
+            rotation=spec["rotation"],
+            mirror_ud=spec["mirror_ud"],
+            mirror_lr=spec["mirror_lr"],
+            blocking=Blocking(spec["blocking"]),
+            visible=spec["visible"],
+            collidable=spec["collidable"],
+            tags=tuple(spec["tags"]),
+        )
+        for spec in case["sprites"]
+    ]
+    kinds = [spec["kind"] for spec in case["sprites"]]
+    return build_table(sprites, SLOTS, PIXELS, kinds, TAGS)
+
+
+def camera_of(case: dict) -> cam.Camera:
+    return cam.Camera(**case["camera"])
+
+
+def hex_frame(rows) -> np.ndarray:
+    return np.array([[int(c, 16) for c in row] for row in rows], np.int8)
+
+
+_frame = jax.jit(lambda t, c: cam.frame(t, c, MAX_DOWNSCALE))
+_collisions = jax.jit(lambda t, i: collision.collisions(t, i, REACH, MAX_DOWNSCALE))
+_try_move = jax.jit(lambda t, i, dx, dy: collision.try_move(t, i, dx, dy, REACH, MAX_DOWNSCALE))
+_sprite_at = jax.jit(
+    lambda t, x, y, tag, ignore: collision.sprite_at(t, x, y, tag, ignore, MAX_DOWNSCALE),
+    static_argnums=(3, 4),
+)
+_to_world = jax.jit(cam.screen_to_world)
+
+
+def check_case(case: dict, where: str) -> None:
+    table, camera = table_of(case), camera_of(case)
+    n = len(case["sprites"])
+    np.testing.assert_array_equal(
+        _frame(table, camera), hex_frame(case["frame"]), err_msg=f"{where}: frame"
+    )
+    for i in range(n):
+        got = np.asarray(_collisions(table, i))[:n]
+        np.testing.assert_array_equal(got, case["collides"][i], err_msg=f"{where}: collides {i}")
+    for probe in case["sprite_at"]:
+        tag = None if probe["tag"] is None else TAGS.index(probe["tag"])
+        slot = _sprite_at(table, probe["x"], probe["y"], tag, probe["ignore_collidable"])
+        assert int(slot) == probe["slot"], f"{where}: sprite_at {probe}"
+    for move in case["moves"]:
+        table, hit = _try_move(table, move["slot"], move["dx"], move["dy"])
+        assert np.flatnonzero(np.asarray(hit)).tolist() == move["hit"], f"{where}: {move}"
+        np.testing.assert_array_equal(table.x[:n], move["x"], err_msg=f"{where}: x after {move}")
+        np.testing.assert_array_equal(table.y[:n], move["y"], err_msg=f"{where}: y after {move}")
+    for click in case["display_to_grid"]:
+        x, y, on_view = _to_world(camera, jnp.int32(click["x"]), jnp.int32(click["y"]))
+        expected = click["cell"]
+        assert bool(on_view) == (expected is not None), f"{where}: {click}"
+        if expected is not None:
+            assert [int(x), int(y)] == expected, f"{where}: {click}"
+
+
+def test_recorded_engine_cases():
+    cases = json.loads(RECORDED.read_text())["cases"]
+    assert len(cases) == 40
+    for number, case in enumerate(cases):
+        check_case(case, f"recorded case {number}")
+
+
+def test_live_engine_cases(tmp_path):
+    python = arcengine_python()
+    result = subprocess.run(
+        [python, str(ASKER), "--seed", "1", "--cases", "20"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    for number, case in enumerate(json.loads(result.stdout)["cases"]):
+        check_case(case, f"live case {number} (seed 1)")
+
+
+def test_sprite_declaration_errors_name_the_sprite_and_the_rule():
+    with pytest.raises(ValueError, match="sprite 'wall': pixels must be colours 0-15 or -1"):
+        Sprite(((0, 16),), kind="wall")
+    with pytest.raises(ValueError, match="sprite 'wall': rotation must be one of"):
+        Sprite(((0,),), kind="wall", rotation=45)
+    with pytest.raises(ValueError, match=r"scale -1 divides the size by 2, which must divide"):
+        Sprite(((0, 1, 2),), kind="wall", scale=-1)
+    with pytest.raises(ValueError, match="scale cannot be 0"):
+        Sprite(((0,),), kind="wall", scale=0)
