@@ -75,5 +75,5 @@ def test_cond_rare_compacted_equals_every_env():
         pred = jnp.zeros(16, bool).at[jnp.array(needing, jnp.int32)].set(True)
         out = jax.jit(jax.vmap(compacted))(pred, counts, grids, step)
         expected = jax.vmap(reference)(pred, counts, grids, step)
-        for got, want in zip(out, expected):
+        for got, want in zip(out, expected, strict=True):
             np.testing.assert_array_equal(got, want, err_msg=f"envs needing it: {needing}")

@@ -95,3 +95,12 @@ def screen_to_world(camera: Camera, screen_x, screen_y):
     cell_x, cell_y = dx // scale, dy // scale
     on_view = (dx >= 0) & (dy >= 0) & (cell_x < camera.width) & (cell_y < camera.height)
     return cell_x + camera.x, cell_y + camera.y, on_view
+
+
+def draw_square(screen, x, y, size: int, colour: int, when=True):
+    """``screen`` with a ``size`` x ``size`` square of ``colour`` at screen ``(x, y)``
+    where ``when`` (a UI element)."""
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
+    inside = (rows >= 0) & (cols >= 0) & (rows < size) & (cols < size) & when
+    return jnp.where(inside, jnp.int8(colour), screen).astype(jnp.int8)

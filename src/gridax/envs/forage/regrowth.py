@@ -101,9 +101,7 @@ class Removal(NamedTuple):
     returns: Bool[Array, ""]  # it regrows (not removed for good)
 
 
-def _respawn_target(
-    grids: Grids, params: ForageParams, cell, draws, moves
-) -> Int32[Array, ""]:
+def _respawn_target(grids: Grids, params: ForageParams, cell, draws, moves) -> Int32[Array, ""]:
     """A uniformly random empty cell (flat index) of the biome of ``cell``, which counts as
     empty: a few random cells of the biome's rectangle are tried first, and only when
     none fits (rare) is every cell of the world searched. Both are uniform over the

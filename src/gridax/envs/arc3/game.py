@@ -1,0 +1,188 @@
+"""A game as data plus a small step rule: :class:`Level` and :class:`Game` (Python), and
+the padded level bank that lets one compilation serve every level."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Int32
+
+from gridax.envs.arc3.camera import SCREEN, Camera
+from gridax.envs.arc3.sprites import Sprite, SpriteTable, build_table, downscale_factor
+from gridax.envs.arc3.types import CLICK, RESET, UNDO
+from gridax.fields import as_dtype
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level: its sprites (in arcengine's list order), the camera's size in cells
+    (``None`` keeps the camera as it is) and the game memory it starts with."""
+
+    sprites: tuple[Sprite, ...]
+    grid_size: tuple[int, int] | None = None  # (width, height)
+    memory: tuple[int, ...] = ()
+    name: str = "Level"
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: levels, the kinds and tags its sprites use, the actions it offers and its
+    rule, ``rule(state, action, game) -> state``, run once per frame of an action (it must
+    call ``rules.complete`` when the action is done).
+
+    Static sizes (one compilation for every level): ``num_slots`` sprites per level,
+    sprites of at most ``pixel_size`` squared pixels drawn at most ``reach`` cells wide,
+    ``memory_size`` rule variables, ``max_frames`` frames per action, ``undo_depth``
+    snapshots for ACTION7 (``UNDO``; 0 when the game does not offer it).
+    """
+
+    name: str
+    levels: tuple[Level, ...]
+    kinds: tuple[str, ...]
+    rule: Callable
+    available_actions: tuple[int, ...] = (1, 2, 3, 4)
+    tags: tuple[str, ...] = ()
+    num_slots: int = 16
+    pixel_size: int = 8
+    reach: int = 8
+    max_downscale: int = 1
+    memory_size: int = 1
+    max_frames: int = 2
+    undo_depth: int = 0
+    camera: tuple[int, int, int, int] = (0, 0, SCREEN, SCREEN)  # x, y, width, height
+    background: int = 5
+    letterbox: int = 5
+    ui: Callable | None = field(default=None)  # ui(state, frame, game) -> frame
+    # A reference solution of each level: action ids (clicks as (6, x, y) triples).
+    solutions: tuple[tuple, ...] = ()
+
+    def __post_init__(self):
+        where = f"game {self.name!r}"
+        if not self.levels:
+            raise ValueError(f"{where}: a game needs at least one level")
+        bad = [a for a in self.available_actions if a not in range(1, 8)]
+        if bad:
+            raise ValueError(f"{where}: available actions are 1-7 (ACTION1..ACTION7), got {bad}")
+        if self.solutions and len(self.solutions) != len(self.levels):
+            raise ValueError(
+                f"{where}: {len(self.solutions)} solutions for {len(self.levels)} levels"
+            )
+        if (UNDO in self.available_actions) != (self.undo_depth > 0):
+            raise ValueError(f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0")
+        for number, level in enumerate(self.levels):
+            if len(level.memory) > self.memory_size:
+                raise ValueError(
+                    f"{where}, level {number}: {len(level.memory)} memory values, "
+                    f"memory_size is {self.memory_size}"
+                )
+            if level.grid_size is not None and not all(0 < s <= SCREEN for s in level.grid_size):
+                raise ValueError(
+                    f"{where}, level {number}: grid_size {level.grid_size} must be 1-{SCREEN}"
+                )
+            for sprite in level.sprites:
+                factor = 1 - sprite.scale if sprite.scale < 0 else 1
+                if factor > self.max_downscale:
+                    raise ValueError(
+                        f"{where}, level {number}: sprite {sprite.kind!r} scales down by "
+                        f"{factor}, max_downscale is {self.max_downscale}"
+                    )
+
+    @property
+    def offers_click(self) -> bool:
+        return CLICK in self.available_actions
+
+    def offers(self, action_id) -> jax.Array:
+        """Whether the game offers ``action_id`` (RESET always)."""
+        offered = np.zeros(8, bool)
+        offered[[RESET, *self.available_actions]] = True
+        return jnp.asarray(offered)[jnp.clip(action_id, 0, 7)] & (action_id >= 0) & (action_id < 8)
+
+
+class LevelBank(eqx.Module):
+    """Every level of a game, stacked: ``[L, ...]``."""
+
+    table: SpriteTable
+    grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
+    memory: Int32[Array, "L M"] = eqx.field(converter=as_dtype(jnp.int32))
+
+
+def build_bank(game: Game) -> LevelBank:
+    tables = [
+        build_table(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
+        for level in game.levels
+    ]
+    for number, table in enumerate(tables):
+        height, width = _drawn_extent(table)
+        if max(height, width) > game.reach:
+            raise ValueError(
+                f"game {game.name!r}, level {number}: a sprite is drawn {height}x{width}; "
+                f"reach is {game.reach}"
+            )
+    memory = np.zeros((len(game.levels), game.memory_size), np.int32)
+    for number, level in enumerate(game.levels):
+        memory[number, : len(level.memory)] = level.memory
+    sizes = [level.grid_size or (0, 0) for level in game.levels]
+    return LevelBank(
+        table=jax.tree.map(lambda *leaves: np.stack(leaves), *tables),
+        grid_size=np.asarray(sizes, np.int32),
+        memory=memory,
+    )
+
+
+def _drawn_extent(table: SpriteTable) -> tuple[int, int]:
+    odd = table.quarter_turns % 2 == 1
+    height = np.where(odd, table.width, table.height)
+    width = np.where(odd, table.height, table.width)
+    up = np.maximum(table.scale, 1)
+    down = np.asarray(downscale_factor(jnp.asarray(table.scale)))
+    present = np.asarray(table.exists)
+    height, width = (np.where(present, side * up // down, 0) for side in (height, width))
+    return int(height.max()), int(width.max())
+
+
+def initial_camera(game: Game) -> Camera:
+    x, y, width, height = game.camera
+    return Camera(x, y, width, height, game.background, game.letterbox)
+
+
+def to_json(game: Game) -> dict:
+    """The game's levels as plain data, for a reference implementation to load."""
+
+    def sprite(s: Sprite) -> dict:
+        return {
+            "pixels": [list(row) for row in s.pixels],
+            "kind": s.kind,
+            "x": s.x,
+            "y": s.y,
+            "layer": s.layer,
+            "scale": s.scale,
+            "rotation": s.rotation,
+            "mirror_ud": s.mirror_ud,
+            "mirror_lr": s.mirror_lr,
+            "blocking": int(s.blocking),
+            "visible": s.visible,
+            "collidable": s.collidable,
+            "tags": list(s.tags),
+        }
+
+    return {
+        "name": game.name,
+        "available_actions": list(game.available_actions),
+        "camera": list(game.camera),
+        "background": game.background,
+        "letterbox": game.letterbox,
+        "levels": [
+            {
+                "name": level.name,
+                "grid_size": None if level.grid_size is None else list(level.grid_size),
+                "memory": list(level.memory),
+                "sprites": [sprite(s) for s in level.sprites],
+            }
+            for level in game.levels
+        ],
+    }

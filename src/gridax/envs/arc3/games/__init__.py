@@ -1,0 +1,7 @@
+"""The ARC-AGI-3 games: each a module with its levels, rule and ``GAME``."""
+
+from gridax.envs.arc3.games import keys
+
+GAMES = {"Keys": keys.GAME}
+
+__all__ = ["GAMES", "keys"]

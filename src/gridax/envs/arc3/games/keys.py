@@ -1,0 +1,135 @@
+"""Keys: walk a maze (ACTION1-4: up, down, left, right) to the exit; a key opens one door.
+
+Walking into a key picks it up, into a door with a key in hand opens it (the key is
+spent), into the exit completes the level. The UI shows the keys held as yellow squares
+along the top edge of the screen.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.camera import draw_square
+from gridax.envs.arc3.game import Game, Level
+from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
+
+KINDS = ("wall", "player", "key", "door", "exit")
+WALL, PLAYER, KEY, DOOR, EXIT = range(len(KINDS))
+COLOURS = {"wall": 3, "player": 9, "key": 11, "door": 12, "exit": 14}
+MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
+KEYS_HELD = 0  # memory slot
+
+MAPS = (
+    (
+        "########",
+        "#P..k..#",
+        "#.####.#",
+        "#.#..#.#",
+        "#.#E.D.#",
+        "#.####.#",
+        "#......#",
+        "########",
+    ),
+    (
+        "##########",
+        "#P...#..k#",
+        "#.##.#.###",
+        "#.#..D...#",
+        "#.#.####.#",
+        "#k#....#.#",
+        "#.####.#D#",
+        "#......#.#",
+        "########E#",
+        "##########",
+    ),
+    (
+        "##########",
+        "#P..#...k#",
+        "#.#.#.####",
+        "#.#...D..#",
+        "#k######.#",
+        "#..D...#.#",
+        "###.##.#.#",
+        "#E.D...#.#",
+        "##########",
+    ),
+)
+
+# A shortest solution of each level (breadth-first search over position, keys and doors).
+SOLUTIONS = (
+    "44444222333",
+    "222211114442244114433224422222",
+    "44224411444333223311332222442233",
+)
+
+
+def level_of(rows: tuple[str, ...]) -> Level:
+    """A level from a map: ``#`` walls (one pixel-perfect sprite), ``P`` the player,
+    ``k`` keys, ``D`` doors, ``E`` the exit; the camera frames the whole map."""
+    height, width = len(rows), len(rows[0])
+    wall = tuple(
+        tuple(COLOURS["wall"] if rows[y][x] == "#" else -1 for x in range(width))
+        for y in range(height)
+    )
+    sprites = [Sprite(wall, "wall")]
+    symbols = {"P": "player", "k": "key", "D": "door", "E": "exit"}
+    for y, row in enumerate(rows):
+        for x, symbol in enumerate(row):
+            if symbol in symbols:
+                kind = symbols[symbol]
+                sprites.append(Sprite(((COLOURS[kind],),), kind, x=x, y=y, layer=1))
+    return Level(tuple(sprites), grid_size=(width, height), memory=(0,))
+
+
+def rule(state, action, game: Game):
+    """One frame of an action: every action completes in one frame."""
+    player = rules.slot_of(state, PLAYER)
+    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    moving = jnp.any(step != 0)
+    state, hit = rules.try_move(state, player, step[0], step[1], game)
+    kind = state.table.kind
+    keys = hit & (kind == KEY)
+    held = state.memory[KEYS_HELD] + jnp.sum(keys, dtype=jnp.int32)
+    door = hit & (kind == DOOR)
+    opens = door & (jnp.cumsum(door) <= held)  # one key per door
+    held = held - jnp.sum(opens, dtype=jnp.int32)
+    exits = jnp.any(hit & (kind == EXIT))
+    cleared = keys | opens
+    # Through what was picked up or opened, if nothing else was in the way.
+    passes = moving & jnp.any(cleared) & ~jnp.any(hit & ~cleared & (kind != EXIT))
+    exists = state.table.exists & ~cleared
+    x = state.table.x.at[player].add(jnp.where(passes, step[0], 0))
+    y = state.table.y.at[player].add(jnp.where(passes, step[1], 0))
+    state = eqx.tree_at(
+        lambda s: (s.table.exists, s.table.x, s.table.y, s.memory),
+        state,
+        (exists, x, y, state.memory.at[KEYS_HELD].set(held)),
+    )
+    state = rules.next_level(state, len(game.levels), moving & exits)
+    return rules.complete(state)
+
+
+def ui(state, frame, game: Game):
+    """Keys held: 2x2 yellow squares from the top-left corner, 3 pixels apart."""
+    for k in range(4):
+        frame = draw_square(frame, 1 + 3 * k, 1, 2, COLOURS["key"], state.memory[KEYS_HELD] > k)
+    return frame
+
+
+GAME = Game(
+    name="Keys",
+    levels=tuple(level_of(rows) for rows in MAPS),
+    kinds=KINDS,
+    rule=rule,
+    available_actions=(1, 2, 3, 4),
+    num_slots=16,
+    pixel_size=12,
+    reach=12,
+    memory_size=1,
+    max_frames=2,
+    ui=ui,
+    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+)

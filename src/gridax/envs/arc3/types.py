@@ -1,0 +1,60 @@
+"""The ARC-AGI-3 env's state and actions: arrays only, with pinned dtypes."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+from jaxtyping import Array, Bool, Int32
+
+from gridax.envs.arc3.camera import Camera
+from gridax.envs.arc3.sprites import SpriteTable
+from gridax.fields import as_dtype
+
+# arcengine's GameAction ids: RESET, ACTION1-5 (game-defined keys), ACTION6 (a click at
+# screen x, y) and ACTION7 (undo).
+RESET, ACTION1, ACTION2, ACTION3, ACTION4, ACTION5, CLICK, UNDO = range(8)
+NUM_ACTIONS = 8
+# arcengine's GameState.
+NOT_PLAYED, NOT_FINISHED, WIN, GAME_OVER = range(4)
+STATUS_NAMES = ("NOT_PLAYED", "NOT_FINISHED", "WIN", "GAME_OVER")
+
+
+class Action(eqx.Module):
+    """An action: ``id`` (``RESET`` .. ``UNDO``) and, for ``CLICK``, the screen pixel
+    ``(x, y)`` in 0-63 (ignored otherwise)."""
+
+    id: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    x: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32), default=0)
+    y: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32), default=0)
+
+
+class Snapshot(eqx.Module):
+    """What undo restores: the level's sprites, the camera and the game's memory."""
+
+    table: SpriteTable
+    camera: Camera
+    memory: Int32[Array, "*b M"] = eqx.field(converter=as_dtype(jnp.int32))
+
+
+class Arc3State(eqx.Module):
+    """One game in play (or a batch: leading axes first).
+
+    ``memory`` holds the game rule's own variables (moves left, keys held...), reset with
+    the level. ``history`` is a stack of ``undo_depth`` snapshots, ``history_size`` deep.
+    ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
+    flags; ``frame`` counts the frames of the action in progress (animations read it).
+    """
+
+    table: SpriteTable
+    camera: Camera
+    memory: Int32[Array, "*b M"] = eqx.field(converter=as_dtype(jnp.int32))
+    level: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    score: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    status: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    action_count: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    complete: Bool[Array, "*b"] = eqx.field(converter=as_dtype(jnp.bool_))
+    pending_level: Bool[Array, "*b"] = eqx.field(converter=as_dtype(jnp.bool_))
+    frame: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    history: Snapshot
+    history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))

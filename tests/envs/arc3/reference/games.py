@@ -1,0 +1,145 @@
+"""The gridax ARC-AGI-3 games written against ARC Prize's engine (`arcengine`, Python
+3.12+), as an independent reference: levels come from gridax as plain data
+(``gridax.envs.arc3.game.to_json``), the rules are written here again the arcengine way.
+
+    python tests/envs/arc3/reference/games.py LEVELS.json --seed 0 --episodes 3 --actions 60
+
+prints JSON: per episode, per action, the frames it made (rows of hex digits), the game
+state, levels completed and the level index after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+from arcengine import ActionInput, ARCBaseGame, Camera, GameAction, Level, RenderableUserDisplay
+
+sys.path.insert(0, str(Path(__file__).parent))
+from engine_cases import engine_sprite  # noqa: E402
+
+MOVES = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
+
+
+def levels_of(data: dict) -> list[Level]:
+    return [
+        Level(
+            sprites=[engine_sprite(s) for s in level["sprites"]],
+            grid_size=None if level["grid_size"] is None else tuple(level["grid_size"]),
+            name=level["name"],
+        )
+        for level in data["levels"]
+    ]
+
+
+def camera_of(data: dict, interfaces) -> Camera:
+    x, y, width, height = data["camera"]
+    return Camera(x, y, width, height, data["background"], data["letterbox"], interfaces)
+
+
+class KeysHeld(RenderableUserDisplay):
+    """Keys held: 2x2 yellow squares from the top-left corner, 3 pixels apart."""
+
+    def __init__(self, game: Keys):
+        self.game = game
+
+    def render_interface(self, frame: np.ndarray) -> np.ndarray:
+        for k in range(min(self.game.keys_held, 4)):
+            frame[1:3, 1 + 3 * k : 3 + 3 * k] = 11
+        return frame
+
+
+class Keys(ARCBaseGame):
+    """Walk to the exit; walking into a key picks it up, into a door with a key opens it."""
+
+    def __init__(self, data: dict):
+        self.keys_held = 0
+        super().__init__(
+            game_id="keys",
+            levels=levels_of(data),
+            camera=camera_of(data, [KeysHeld(self)]),
+            available_actions=data["available_actions"],
+        )
+
+    def on_set_level(self, level: Level) -> None:
+        self.keys_held = 0
+
+    def step(self) -> None:
+        move = MOVES.get(self.action.id.value)
+        if move is not None:
+            player = self.current_level.get_sprites_by_name("player")[0]
+            hit = self.try_move_sprite(player, *move)
+            keys = [s for s in hit if s.name == "key"]
+            self.keys_held += len(keys)
+            opened = [s for s in hit if s.name == "door"][: self.keys_held]
+            self.keys_held -= len(opened)
+            cleared = keys + opened
+            for sprite in cleared:
+                self.current_level.remove_sprite(sprite)
+            blockers = [s for s in hit if s not in cleared and s.name != "exit"]
+            if cleared and not blockers:
+                player.move(*move)
+            if any(s.name == "exit" for s in hit):
+                self.next_level()
+        self.complete_action()
+
+
+GAMES = {"Keys": Keys}
+
+
+def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
+    record = []
+    for action_id, x, y in actions:
+        data = {"x": x, "y": y} if action_id == 6 else {}
+        out = game.perform_action(
+            ActionInput(id=GameAction.from_id(action_id), data=data), raw=True
+        )
+        record.append(
+            {
+                "action": [action_id, x, y],
+                "frames": [["".join(f"{int(v):x}" for v in row) for row in f] for f in out.frame],
+                "state": game._state.value,
+                "levels_completed": game._score,
+                "level": game.level_index,
+                "full_reset": out.full_reset,
+            }
+        )
+    return record
+
+
+def random_actions(rng, available: list[int], count: int) -> list[list[int]]:
+    """Mostly the game's actions, sometimes RESET; clicks anywhere on the screen."""
+    actions = []
+    for _ in range(count):
+        action_id = 0 if rng.random() < 0.05 else int(rng.choice(available))
+        x, y = (int(rng.integers(0, 64)), int(rng.integers(0, 64))) if action_id == 6 else (0, 0)
+        actions.append([action_id, x, y])
+    return actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("levels", type=Path)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--episodes", type=int, default=3)
+    parser.add_argument("--actions", type=int, default=60)
+    parser.add_argument("--play", type=Path, help="a JSON list of [id, x, y] to play instead")
+    args = parser.parse_args()
+    data = json.loads(args.levels.read_text())
+    rng = np.random.default_rng(args.seed)
+    if args.play:
+        sequences = [json.loads(args.play.read_text())]
+    else:
+        sequences = [
+            random_actions(rng, data["available_actions"], args.actions)
+            for _ in range(args.episodes)
+        ]
+    episodes = [play(GAMES[data["name"]](data), actions) for actions in sequences]
+    print(json.dumps({"game": data["name"], "seed": args.seed, "episodes": episodes}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Every game, frame for frame, against its reference written on ARC Prize's engine
+(``reference/games.py``): recorded traces (tests/fixtures/arc3/<game>_trace.json) always,
+fresh ones live where arcengine is installed (``make arc3-parity``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+
+from gridax.envs.arc3 import env
+from gridax.envs.arc3.game import to_json
+from gridax.envs.arc3.games import GAMES
+from gridax.envs.arc3.types import STATUS_NAMES, Action
+
+from .test_engine import ROOT, arcengine_python, hex_frame
+
+REFERENCE = Path(__file__).with_name("reference") / "games.py"
+FIXTURES = ROOT / "tests" / "fixtures" / "arc3"
+RECORD = "python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE"
+
+
+def trace_path(name: str) -> Path:
+    return FIXTURES / f"{name.lower()}_trace.json.gz"
+
+
+def ask_reference(game, tmp_path: Path, *arguments: str) -> dict:
+    levels = tmp_path / "levels.json"
+    levels.write_text(json.dumps(to_json(game)))
+    command = [arcengine_python(), str(REFERENCE), str(levels), *arguments]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout)
+
+
+def replay(game, episodes: list, where: str) -> None:
+    for number, episode in enumerate(episodes):
+        state, _ = env.reset(game)
+        for t, record in enumerate(episode):
+            action_id, x, y = record["action"]
+            state, frames, info = env.step(state, Action(action_id, x, y), game)
+            at = f"{where}, episode {number}, action {t} ({record['action']})"
+            count = int(info["frame_count"])
+            assert count == len(record["frames"]), f"{at}: frame count"
+            for k, expected in enumerate(record["frames"]):
+                np.testing.assert_array_equal(
+                    frames[k], hex_frame(expected), err_msg=f"{at}: frame {k}"
+                )
+            assert STATUS_NAMES[int(info["status"])] == record["state"], at
+            assert int(info["levels_completed"]) == record["levels_completed"], at
+            assert int(info["level"]) == record["level"], at
+            assert bool(info["full_reset"]) == record["full_reset"], at
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_recorded_traces(name):
+    game = GAMES[name]
+    recorded = json.loads(gzip.decompress(trace_path(name).read_bytes()))
+    assert recorded["levels"] == json.loads(json.dumps(to_json(game))), (
+        f"{name}'s levels changed since its trace was recorded: record it again ({RECORD})"
+    )
+    replay(game, recorded["episodes"], f"recorded {name}")
+    # The last episode plays every level's solution: the reference wins, then resets.
+    solved = recorded["episodes"][-1]
+    assert solved[-3]["state"] == "WIN" and solved[-3]["levels_completed"] == len(game.levels)
+    assert solved[-2]["frames"] == [] and solved[-1]["full_reset"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_live_traces(name, tmp_path):
+    answer = ask_reference(GAMES[name], tmp_path, "--seed", "1", "--episodes", "2")
+    replay(GAMES[name], answer["episodes"], f"live {name} (seed 1)")
+
+
+def test_batch_step_equals_single_steps():
+    game = GAMES["Keys"]
+    actions = np.random.default_rng(0).integers(0, 5, (12, 4))
+    states, _ = env.batch_reset(4, game)
+    singles = [env.reset(game)[0] for _ in range(4)]
+    for row in actions:
+        zeros = np.zeros_like(row)
+        states, frames, _ = env.batch_step(states, Action(row, zeros, zeros), game)
+        for i in range(4):
+            singles[i], single_frames, _ = env.step(singles[i], Action(row[i]), game)
+            np.testing.assert_array_equal(frames[i], single_frames)
+    for i, single in enumerate(singles):
+        batched = jax.tree.leaves(jax.tree.map(lambda x, i=i: x[i], states))
+        for a, b in zip(batched, jax.tree.leaves(single), strict=True):
+            np.testing.assert_array_equal(a, b)
