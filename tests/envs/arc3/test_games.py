@@ -4,6 +4,7 @@ fresh ones live where arcengine is installed (``make arc3-parity``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import subprocess
@@ -92,3 +93,26 @@ def test_batch_step_equals_single_steps():
         batched = jax.tree.leaves(jax.tree.map(lambda x, i=i: x[i], states))
         for a, b in zip(batched, jax.tree.leaves(single), strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+def test_undo_restores_the_level_before_the_last_actions():
+    """Keys with ACTION7 and a stack of 2: undo pops snapshots (sprites, memory), counts as
+    an action, does nothing on an empty stack, and a RESET clears the stack."""
+    game = dataclasses.replace(
+        GAMES["Keys"], name="KeysUndo", available_actions=(1, 2, 3, 4, 7), undo_depth=2
+    )
+    state, start = env.reset(game)
+    seen = [start]
+    for action in (4, 4, 4):  # right, onto the key on the third move
+        state, frames, _ = env.step(state, Action(action), game)
+        seen.append(frames[0])
+    assert int(state.memory[0]) == 1  # the key is held
+    for back in (2, 1):  # two snapshots kept: back to after the first move, no further
+        state, frames, info = env.step(state, Action(7), game)
+        np.testing.assert_array_equal(frames[0], seen[back])
+        assert int(info["frame_count"]) == 1
+    assert int(state.memory[0]) == 0 and int(state.action_count) == 5
+    state, frames, _ = env.step(state, Action(7), game)  # empty stack: nothing changes
+    np.testing.assert_array_equal(frames[0], seen[1])
+    state, _, _ = env.step(state, Action(0), game)  # level reset clears the stack
+    assert int(state.history_size) == 0
