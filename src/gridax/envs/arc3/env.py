@@ -104,11 +104,11 @@ def _handle_reset(state: Arc3State, bank: LevelBank) -> tuple[Arc3State, jax.Arr
     full = (state.action_count == 0) | (state.status == WIN)
     whole = set_level(eqx.tree_at(lambda s: s.score, state, jnp.int32(0)), bank, 0)
     level = set_level(state, bank, state.level)
-    state = select_envs_one(full, whole, level)
+    state = _select(full, whole, level)
     return eqx.tree_at(lambda s: s.status, state, jnp.int32(NOT_FINISHED)), full
 
 
-def select_envs_one(pred, new, old):
+def _select(pred, new, old):
     """``new`` if ``pred`` else ``old``, leaf by leaf, for one env."""
     return jax.tree.map(lambda a, b: jnp.where(pred, a, b), new, old)
 
@@ -137,7 +137,7 @@ def _undo(state: Arc3State) -> Arc3State:
         lambda s: (s.table, s.camera, s.memory), state, (last.table, last.camera, last.memory)
     )
     restored = eqx.tree_at(lambda s: s.history_size, restored, top)
-    return select_envs_one(some, restored, state)
+    return _select(some, restored, state)
 
 
 def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBank) -> Arc3State:
@@ -157,7 +157,7 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
         pushed = jax.lax.cond(
             first & (action.id != RESET), lambda s: _push(s, game.undo_depth), lambda s: s, state
         )
-        return select_envs_one(undoing, undone, game.rule(pushed, action, game))
+        return _select(undoing, undone, game.rule(pushed, action, game))
 
     state = jax.lax.cond(state.pending_level, advance, play, state)
     return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
@@ -167,7 +167,7 @@ def _perform(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``."""
     is_reset = action.id == RESET
     reset_state, full = _handle_reset(state, bank)
-    state = select_envs_one(is_reset, reset_state, state)
+    state = _select(is_reset, reset_state, state)
     state = eqx.tree_at(
         lambda s: (s.status, s.complete, s.action_count, s.frame),
         state,
@@ -213,7 +213,7 @@ def _step(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     index = jnp.arange(game.max_frames)[:, None, None]
     frames = jnp.where(index < count, frames, last)
     frames = jnp.where(acts, frames, jnp.broadcast_to(still, frames.shape))
-    new_state = select_envs_one(acts, performed, state)
+    new_state = _select(acts, performed, state)
     new_state = eqx.tree_at(lambda s: s.steps, new_state, state.steps + 1)
     info = {
         "frame_count": jnp.where(acts, count, 0).astype(jnp.int32),
