@@ -77,6 +77,8 @@ def cond_rare(pred, true_fun: Callable, operand, *args, compact_to: float = 0.0)
             axis_size, list(in_batched), [pred, operand, args]
         )
 
+        size = max(1, int(axis_size * compact_to)) if compact_to else axis_size
+
         def every(operand, args):
             return select_envs(pred, jax.vmap(branch)(operand, args), operand)
 
@@ -89,7 +91,6 @@ def cond_rare(pred, true_fun: Callable, operand, *args, compact_to: float = 0.0)
 
         count = jnp.sum(pred, dtype=jnp.int32)
         branches = [keep, every]
-        size = max(1, int(axis_size * compact_to)) if compact_to else axis_size
         if size < axis_size:
             branches.insert(1, only_needed)
             index = (count > 0).astype(jnp.int32) + (count > size).astype(jnp.int32)

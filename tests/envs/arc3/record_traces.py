@@ -32,21 +32,34 @@ def solving_episode(game) -> list[list[int]]:
     return actions + [[game.available_actions[0], 0, 0], [0, 0, 0]]
 
 
-def record(python: str, name: str) -> Path:
-    game = GAMES[name]
+def trace_path(name: str) -> Path:
+    return FIXTURES / f"{name.lower()}_trace.json.gz"
+
+
+def ask_reference(python: str, game, *arguments: str, play: list | None = None) -> dict:
+    """The reference's answer (``reference/games.py``) for ``game``'s levels: random
+    episodes (``arguments``), or the actions ``play``."""
     with tempfile.TemporaryDirectory() as folder:
         levels, played = Path(folder) / "levels.json", Path(folder) / "play.json"
         levels.write_text(json.dumps(to_json(game)))
-        played.write_text(json.dumps(solving_episode(game)))
+        if play is not None:
+            played.write_text(json.dumps(play))
+            arguments = (*arguments, "--play", str(played))
+        command = [python, str(REFERENCE), str(levels), *arguments]
+        result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode:
+        raise RuntimeError(f"the arcengine reference failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout)
 
-        def ask(*arguments) -> dict:
-            command = [python, str(REFERENCE), str(levels), *arguments]
-            return json.loads(subprocess.run(command, check=True, capture_output=True).stdout)
 
-        episodes = ask("--seed", "0", "--episodes", "3", "--actions", "80")["episodes"]
-        episodes += ask("--play", str(played))["episodes"]
-    out = FIXTURES / f"{name.lower()}_trace.json.gz"
+def record(python: str, name: str) -> Path:
+    game = GAMES[name]
+    episodes = ask_reference(python, game, "--seed", "0", "--episodes", "3", "--actions", "80")
+    episodes = (
+        episodes["episodes"] + ask_reference(python, game, play=solving_episode(game))["episodes"]
+    )
     data = {"game": name, "levels": to_json(game), "episodes": episodes}
+    out = trace_path(name)
     out.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
     return out
 

@@ -21,7 +21,8 @@ import pytest
 
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import collision
-from gridax.envs.arc3.sprites import Blocking, Sprite, build_table
+from gridax.envs.arc3.game import sprite_from_json
+from gridax.envs.arc3.sprites import Sprite, build_table
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDED = ROOT / "tests" / "fixtures" / "arc3" / "engine_cases.json"
@@ -44,26 +45,8 @@ def arcengine_python() -> str:
 
 
 def table_of(case: dict):
-    sprites = [
-        Sprite(
-            pixels=tuple(map(tuple, spec["pixels"])),
-            kind=spec["kind"],
-            x=spec["x"],
-            y=spec["y"],
-            layer=spec["layer"],
-            scale=spec["scale"],
-            rotation=spec["rotation"],
-            mirror_ud=spec["mirror_ud"],
-            mirror_lr=spec["mirror_lr"],
-            blocking=Blocking(spec["blocking"]),
-            visible=spec["visible"],
-            collidable=spec["collidable"],
-            tags=tuple(spec["tags"]),
-        )
-        for spec in case["sprites"]
-    ]
-    kinds = [spec["kind"] for spec in case["sprites"]]
-    return build_table(sprites, SLOTS, PIXELS, kinds, TAGS)
+    sprites = [sprite_from_json(spec) for spec in case["sprites"]]
+    return build_table(sprites, SLOTS, PIXELS, [s.kind for s in sprites], TAGS)
 
 
 def camera_of(case: dict) -> cam.Camera:

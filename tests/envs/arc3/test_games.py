@@ -7,8 +7,6 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
-import subprocess
-from pathlib import Path
 
 import jax
 import numpy as np
@@ -19,24 +17,10 @@ from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import STATUS_NAMES, Action
 
-from .test_engine import ROOT, arcengine_python, hex_frame
+from .record_traces import ask_reference, trace_path
+from .test_engine import arcengine_python, hex_frame
 
-REFERENCE = Path(__file__).with_name("reference") / "games.py"
-FIXTURES = ROOT / "tests" / "fixtures" / "arc3"
 RECORD = "python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE"
-
-
-def trace_path(name: str) -> Path:
-    return FIXTURES / f"{name.lower()}_trace.json.gz"
-
-
-def ask_reference(game, tmp_path: Path, *arguments: str) -> dict:
-    levels = tmp_path / "levels.json"
-    levels.write_text(json.dumps(to_json(game)))
-    command = [arcengine_python(), str(REFERENCE), str(levels), *arguments]
-    result = subprocess.run(command, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)
 
 
 def replay(game, episodes: list, where: str) -> None:
@@ -73,8 +57,8 @@ def test_recorded_traces(name):
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_live_traces(name, tmp_path):
-    answer = ask_reference(GAMES[name], tmp_path, "--seed", "1", "--episodes", "2")
+def test_live_traces(name):
+    answer = ask_reference(arcengine_python(), GAMES[name], "--seed", "1", "--episodes", "2")
     replay(GAMES[name], answer["episodes"], f"live {name} (seed 1)")
 
 
@@ -116,3 +100,14 @@ def test_undo_restores_the_level_before_the_last_actions():
     np.testing.assert_array_equal(frames[0], seen[1])
     state, _, _ = env.step(state, Action(0), game)  # level reset clears the stack
     assert int(state.history_size) == 0
+
+
+def test_a_game_first_met_inside_a_jit():
+    """The per-game bundle (its level bank) may be built inside a caller's trace: it must
+    hold constants, not that trace's tracers, or the next call fails."""
+    game = dataclasses.replace(GAMES["Keys"], name="KeysInsideJit")
+    state, _ = env.reset(GAMES["Keys"])  # same shapes, another game: nothing built yet
+    jitted = jax.jit(lambda s: env.step(s, Action(2), game)[0])
+    jax.block_until_ready(jitted(state))
+    state, frames, _ = env.step(state, Action(2), game)  # outside: reuses the bundle
+    assert frames.shape == (game.max_frames, 64, 64)

@@ -12,7 +12,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Int8, Int32
 
-from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at, pixel_at
+from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at
 from gridax.fields import as_dtype
 
 SCREEN = 64
@@ -76,15 +76,6 @@ def frame(table: SpriteTable, camera: Camera, max_downscale: int = 1) -> Int8[Ar
     inside = inside & (rows < camera.height * scale) & (cols < camera.width * scale)
     scaled = seen[jnp.clip(rows // scale, 0, SCREEN - 1), jnp.clip(cols // scale, 0, SCREEN - 1)]
     return jnp.where(inside, scaled, camera.letterbox).astype(jnp.int8)
-
-
-def draw_on_screen(screen, table: SpriteTable, i, x, y, max_downscale: int = 1):
-    """``screen`` with sprite ``i`` drawn at screen position ``(x, y)`` (the UI layer:
-    arcengine's ``draw_sprite``), clipped to the screen."""
-    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
-    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
-    pixels = pixel_at(table, i, rows, cols, max_downscale)
-    return jnp.where(pixels >= 0, pixels, screen).astype(jnp.int8)
 
 
 def screen_to_world(camera: Camera, screen_x, screen_y):

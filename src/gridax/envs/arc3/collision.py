@@ -88,8 +88,7 @@ def sprite_at(
         hit = hit & table.collidable
     if tag is not None:
         hit = hit & table.tags[:, tag]
-    # Highest layer first, then the earliest in sprite order.
-    rank = jnp.lexsort((-table.order, table.layer))
-    position = jnp.argsort(rank)
-    best = jnp.argmax(jnp.where(hit, position, -1))
+    # The highest layer wins, then the earliest in sprite order.
+    priority = jnp.argsort(jnp.lexsort((-table.order, table.layer)))
+    best = jnp.argmax(jnp.where(hit, priority, -1))
     return jnp.where(jnp.any(hit), slots[best], -1).astype(jnp.int32)

@@ -24,6 +24,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from gridax.batching import cond_rare
 from gridax.dispatch import per_config
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3.game import Game, LevelBank, build_bank, initial_camera
@@ -47,16 +48,15 @@ def render(state: Arc3State, game: Game):
     return screen if game.ui is None else game.ui(state, screen, game)
 
 
-def _level_of(bank: LevelBank, index):
-    return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], bank.table), jnp.asarray(
-        bank.memory
-    )[index]
+def _level_of(bank: LevelBank, index) -> LevelBank:
+    """Level ``index`` of the bank (whose leaves are NumPy: indexed as constants)."""
+    return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], bank)
 
 
 def set_level(state: Arc3State, bank: LevelBank, index) -> Arc3State:
     """Level ``index`` from its declaration, with the camera resized to its grid."""
-    table, memory = _level_of(bank, index)
-    size = jnp.asarray(bank.grid_size)[index]
+    level = _level_of(bank, index)
+    table, memory, size = level.table, level.memory, level.grid_size
     resize = size[0] > 0
     camera = eqx.tree_at(
         lambda c: (c.width, c.height),
@@ -74,17 +74,17 @@ def set_level(state: Arc3State, bank: LevelBank, index) -> Arc3State:
 
 
 def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
-    table, memory = _level_of(bank, 0)
+    first = _level_of(bank, 0)
     depth = max(game.undo_depth, 1)  # one unused slot keeps the shapes uniform
     history = jax.tree.map(
         lambda leaf: jnp.broadcast_to(leaf, (depth,) + jnp.shape(leaf)),
-        Snapshot(table, initial_camera(game), memory),
+        Snapshot(first.table, initial_camera(game), first.memory),
     )
     zero = jnp.int32(0)
     state = Arc3State(
-        table=table,
+        table=first.table,
         camera=initial_camera(game),
-        memory=memory,
+        memory=first.memory,
         level=zero,
         score=zero,
         status=jnp.int32(NOT_PLAYED),
@@ -94,7 +94,6 @@ def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
         frame=zero,
         history=history,
         history_size=zero,
-        steps=zero,
     )
     return set_level(state, bank, 0)
 
@@ -102,10 +101,8 @@ def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
 def _handle_reset(state: Arc3State, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
     """``(state, full)``: arcengine's ``handle_reset``."""
     full = (state.action_count == 0) | (state.status == WIN)
-    whole = set_level(eqx.tree_at(lambda s: s.score, state, jnp.int32(0)), bank, 0)
-    level = set_level(state, bank, state.level)
-    state = _select(full, whole, level)
-    return eqx.tree_at(lambda s: s.status, state, jnp.int32(NOT_FINISHED)), full
+    state = eqx.tree_at(lambda s: s.score, state, jnp.where(full, 0, state.score))
+    return set_level(state, bank, jnp.where(full, 0, state.level)), full
 
 
 def _select(pred, new, old):
@@ -163,11 +160,14 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
     return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
 
 
-def _perform(state: Arc3State, action: Action, game: Game, bank: LevelBank):
-    """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``."""
+def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank):
+    """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``; the game
+    loop makes no frame unless ``acts``."""
     is_reset = action.id == RESET
-    reset_state, full = _handle_reset(state, bank)
-    state = _select(is_reset, reset_state, state)
+    # RESETs are rare in a batch: the level is reloaded only when some env resets.
+    state, full = cond_rare(
+        is_reset, lambda carry: _handle_reset(carry[0], bank), (state, jnp.bool_(False))
+    )
     state = eqx.tree_at(
         lambda s: (s.status, s.complete, s.action_count, s.frame),
         state,
@@ -183,7 +183,7 @@ def _perform(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     def running(carry):
         state, _, count = carry
         done = state.complete & ~state.pending_level
-        return ~done & (count < game.max_frames)
+        return acts & ~done & (count < game.max_frames)
 
     def one_frame(carry):
         state, frames, count = carry
@@ -191,7 +191,7 @@ def _perform(state: Arc3State, action: Action, game: Game, bank: LevelBank):
         return state, frames.at[count].set(render(state, game)), count + 1
 
     state, frames, count = jax.lax.while_loop(running, one_frame, (state, frames, jnp.int32(0)))
-    return state, frames, count, is_reset & full
+    return state, frames, count, full
 
 
 def is_valid(action: Action, game: Game):
@@ -207,16 +207,16 @@ def _step(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     valid = is_valid(action, game)
     over = (state.status == WIN) | (state.status == GAME_OVER)
     acts = valid & ((action.id == RESET) | ~over)
-    performed, frames, count, full = _perform(state, action, game, bank)
-    still = render(state, game)
+    performed, frames, count, full = _perform(state, action, acts, game, bank)
+    # Pad with the last frame; an env that did not act shows its state's (rendered only
+    # when some env of the batch needs it).
     last = frames[jnp.maximum(count - 1, 0)]
-    index = jnp.arange(game.max_frames)[:, None, None]
-    frames = jnp.where(index < count, frames, last)
-    frames = jnp.where(acts, frames, jnp.broadcast_to(still, frames.shape))
+    frames = jnp.where(jnp.arange(game.max_frames)[:, None, None] < count, frames, last)
+    still = lambda frames, state: jnp.broadcast_to(render(state, game), frames.shape)  # noqa: E731
+    frames = cond_rare(~acts, still, frames, state)
     new_state = _select(acts, performed, state)
-    new_state = eqx.tree_at(lambda s: s.steps, new_state, state.steps + 1)
     info = {
-        "frame_count": jnp.where(acts, count, 0).astype(jnp.int32),
+        "frame_count": count,
         "full_reset": acts & full,
         "invalid_action": ~valid,
         "levels_completed": new_state.score,
@@ -234,7 +234,10 @@ class _Compiled(NamedTuple):
 
 
 def _compile(game: Game) -> _Compiled:
-    bank = build_bank(game)
+    # The bank outlives the call that builds it, which may be inside a caller's jit: its
+    # arrays must be concrete, not that trace's tracers.
+    with jax.ensure_compile_time_eval():
+        bank = build_bank(game)
 
     def reset_one():
         state = _initial_state(game, bank)
@@ -256,23 +259,23 @@ def _compile(game: Game) -> _Compiled:
     )
 
 
-compiled = per_config(_compile)
+_compiled = per_config(_compile)
 
 
 def reset(game: Game) -> tuple[Arc3State, jax.Array]:
     """The game before its first action (arcengine's ``NOT_PLAYED``) and its frame.
     Games are deterministic: there is no key."""
-    return compiled(game).reset()
+    return _compiled(game).reset()
 
 
 def step(state: Arc3State, action: Action, game: Game):
     """``(state, frames, info)`` after one action (module docstring)."""
-    return compiled(game).step(state, action)
+    return _compiled(game).step(state, action)
 
 
 def batch_reset(num_envs: int, game: Game):
-    return compiled(game).batch_reset(num_envs)
+    return _compiled(game).batch_reset(num_envs)
 
 
 def batch_step(states: Arc3State, actions: Action, game: Game):
-    return compiled(game).batch_step(states, actions)
+    return _compiled(game).batch_step(states, actions)

@@ -4,7 +4,7 @@ the padded level bank that lets one compilation serve every level."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import equinox as eqx
 import jax
@@ -13,8 +13,8 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.envs.arc3.camera import SCREEN, Camera
-from gridax.envs.arc3.sprites import Sprite, SpriteTable, build_table, downscale_factor
-from gridax.envs.arc3.types import CLICK, RESET, UNDO
+from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table, drawn_size
+from gridax.envs.arc3.types import RESET, UNDO
 from gridax.fields import as_dtype
 
 
@@ -92,10 +92,6 @@ class Game:
                         f"{factor}, max_downscale is {self.max_downscale}"
                     )
 
-    @property
-    def offers_click(self) -> bool:
-        return CLICK in self.available_actions
-
     def offers(self, action_id) -> jax.Array:
         """Whether the game offers ``action_id`` (RESET always)."""
         offered = np.zeros(8, bool)
@@ -135,13 +131,8 @@ def build_bank(game: Game) -> LevelBank:
 
 
 def _drawn_extent(table: SpriteTable) -> tuple[int, int]:
-    odd = table.quarter_turns % 2 == 1
-    height = np.where(odd, table.width, table.height)
-    width = np.where(odd, table.height, table.width)
-    up = np.maximum(table.scale, 1)
-    down = np.asarray(downscale_factor(jnp.asarray(table.scale)))
-    present = np.asarray(table.exists)
-    height, width = (np.where(present, side * up // down, 0) for side in (height, width))
+    """The largest drawn height and width of the table's sprites."""
+    height, width = (np.where(table.exists, side, 0) for side in drawn_size(table))
     return int(height.max()), int(width.max())
 
 
@@ -150,26 +141,28 @@ def initial_camera(game: Game) -> Camera:
     return Camera(x, y, width, height, game.background, game.letterbox)
 
 
+def sprite_to_json(sprite: Sprite) -> dict:
+    """A sprite as plain data (:func:`sprite_from_json` reads it back)."""
+    fields = asdict(sprite)
+    fields["pixels"] = [list(row) for row in sprite.pixels]
+    fields["blocking"] = int(sprite.blocking)
+    fields["tags"] = list(sprite.tags)
+    return fields
+
+
+def sprite_from_json(fields: dict) -> Sprite:
+    return Sprite(
+        **{
+            **fields,
+            "pixels": tuple(map(tuple, fields["pixels"])),
+            "blocking": Blocking(fields["blocking"]),
+            "tags": tuple(fields["tags"]),
+        }
+    )
+
+
 def to_json(game: Game) -> dict:
     """The game's levels as plain data, for a reference implementation to load."""
-
-    def sprite(s: Sprite) -> dict:
-        return {
-            "pixels": [list(row) for row in s.pixels],
-            "kind": s.kind,
-            "x": s.x,
-            "y": s.y,
-            "layer": s.layer,
-            "scale": s.scale,
-            "rotation": s.rotation,
-            "mirror_ud": s.mirror_ud,
-            "mirror_lr": s.mirror_lr,
-            "blocking": int(s.blocking),
-            "visible": s.visible,
-            "collidable": s.collidable,
-            "tags": list(s.tags),
-        }
-
     return {
         "name": game.name,
         "available_actions": list(game.available_actions),
@@ -181,7 +174,7 @@ def to_json(game: Game) -> dict:
                 "name": level.name,
                 "grid_size": None if level.grid_size is None else list(level.grid_size),
                 "memory": list(level.memory),
-                "sprites": [sprite(s) for s in level.sprites],
+                "sprites": [sprite_to_json(s) for s in level.sprites],
             }
             for level in game.levels
         ],

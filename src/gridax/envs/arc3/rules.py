@@ -48,9 +48,3 @@ def try_move(state: Arc3State, slot, dx, dy, game) -> tuple[Arc3State, jnp.ndarr
     slots it would collide with)."""
     table, hit = collision.try_move(state.table, slot, dx, dy, game.reach, game.max_downscale)
     return eqx.tree_at(lambda s: s.table, state, table), hit
-
-
-def remove(state: Arc3State, slot, when: Flag = True) -> Arc3State:
-    """Takes sprite ``slot`` out of the level (arcengine's ``remove_sprite``)."""
-    exists = state.table.exists.at[slot].set(state.table.exists[slot] & ~when)
-    return eqx.tree_at(lambda s: s.table.exists, state, exists)

@@ -168,32 +168,37 @@ def downscale_factor(scale):
     return jnp.where(scale < 0, 1 - scale, 1)
 
 
-def drawn_size(table: SpriteTable) -> tuple[Int32[Array, "*b N"], Int32[Array, "*b N"]]:
-    """``(height, width)`` of each sprite as drawn: rotated, then scaled."""
-    odd = table.quarter_turns % 2 == 1
-    height = jnp.where(odd, table.width, table.height)
-    width = jnp.where(odd, table.height, table.width)
-    up = jnp.maximum(table.scale, 1)
-    down = downscale_factor(table.scale)
+def _turned_size(sprites):
+    """``(height, width)`` after rotation, of a table's sprites or of one sprite."""
+    odd = sprites.quarter_turns % 2 == 1
+    return (
+        jnp.where(odd, sprites.width, sprites.height),
+        jnp.where(odd, sprites.height, sprites.width),
+    )
+
+
+def drawn_size(sprites) -> tuple[Int32[Array, "*b N"], Int32[Array, "*b N"]]:
+    """``(height, width)`` as drawn (rotated, then scaled), of a table's sprites or of
+    one sprite."""
+    height, width = _turned_size(sprites)
+    up = jnp.maximum(sprites.scale, 1)
+    down = downscale_factor(sprites.scale)
     return height * up // down, width * up // down
 
 
-def _source_pixel(table: SpriteTable, i, row, col):
-    """The pixel of sprite ``i`` (one sprite's table: ``[N]`` columns) that lands at
-    ``(row, col)`` of it mirrored and rotated (before scaling); any shape of indices."""
-    height, width = table.height[i], table.width[i]
-    odd = table.quarter_turns[i] % 2 == 1
-    turned_height = jnp.where(odd, width, height)
-    turned_width = jnp.where(odd, height, width)
-    row = jnp.where(table.mirror_ud[i], turned_height - 1 - row, row)
-    col = jnp.where(table.mirror_lr[i], turned_width - 1 - col, col)
-    # Turned clockwise by q quarters: (row, col) of the turned image reads the original at
-    q = table.quarter_turns[i] % 4
-    source_row = jnp.select(
-        [q == 0, q == 1, q == 2], [row, height - 1 - col, height - 1 - row], col
-    )
-    source_col = jnp.select([q == 0, q == 1, q == 2], [col, row, width - 1 - col], width - 1 - row)
-    return table.pixels[i, source_row, source_col]
+def _source_pixel(sprite: SpriteTable, row, col):
+    """The pixel of ``sprite`` (one row of a table) that lands at ``(row, col)`` of it
+    rotated and mirrored (before scaling); any shape of indices."""
+    height, width = sprite.height, sprite.width
+    turned_height, turned_width = _turned_size(sprite)
+    row = jnp.where(sprite.mirror_ud, turned_height - 1 - row, row)
+    col = jnp.where(sprite.mirror_lr, turned_width - 1 - col, col)
+    # Cell (row, col) of the image turned clockwise by q quarters reads the original at:
+    q = sprite.quarter_turns % 4
+    cases = [q == 0, q == 1, q == 2]
+    source_row = jnp.select(cases, [row, height - 1 - col, height - 1 - row], col)
+    source_col = jnp.select(cases, [col, row, width - 1 - col], width - 1 - row)
+    return sprite.pixels[source_row, source_col]
 
 
 def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
@@ -209,31 +214,39 @@ def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
     return jnp.where(transparent > opaque, TRANSPARENT, highest).astype(jnp.int8)
 
 
-def pixel_at(table: SpriteTable, i, row, col, max_downscale: int = 1) -> Int8[Array, "..."]:
-    """Colour of sprite ``i`` as drawn at ``(row, col)`` relative to its top-left corner
-    (``TRANSPARENT`` off the sprite); any shape of ``row``/``col``. ``max_downscale`` is
-    the largest downscaling factor the game uses (static: 1 skips that path)."""
-    height, width = drawn_size(table)
-    inside = (row >= 0) & (col >= 0) & (row < height[i]) & (col < width[i])
-    up = jnp.maximum(table.scale[i], 1)
-    value = _source_pixel(table, i, row // up, col // up)
+def sprite_pixel(sprite: SpriteTable, row, col, max_downscale: int = 1) -> Int8[Array, "..."]:
+    """Colour of ``sprite`` (one row of a table) as drawn at ``(row, col)`` relative to its
+    top-left corner (``TRANSPARENT`` off the sprite); any shape of ``row``/``col``.
+    ``max_downscale`` is the largest downscaling factor the game uses (static: 1 skips
+    that path)."""
+    height, width = drawn_size(sprite)
+    inside = (row >= 0) & (col >= 0) & (row < height) & (col < width)
+    up = jnp.maximum(sprite.scale, 1)
+    value = _source_pixel(sprite, row // up, col // up)
     if max_downscale > 1:
-        factor = downscale_factor(table.scale[i])
+        factor = downscale_factor(sprite.scale)
         k = max_downscale
         lead = (1,) * jnp.ndim(row)
         down = jnp.arange(k, dtype=jnp.int32).reshape(lead + (k, 1))
         across = jnp.arange(k, dtype=jnp.int32).reshape(lead + (1, k))
         block_rows = (row * factor)[..., None, None] + down
         block_cols = (col * factor)[..., None, None] + across
-        block = _source_pixel(table, i, block_rows, block_cols)
+        block = _source_pixel(sprite, block_rows, block_cols)
         counted = jnp.broadcast_to((down < factor) & (across < factor), block.shape)
         shape = block.shape[:-2] + (k * k,)
         mode = _most_frequent(block.reshape(shape), counted.reshape(shape))
-        value = jnp.where(table.scale[i] < 0, mode, value)
+        value = jnp.where(sprite.scale < 0, mode, value)
     return jnp.where(inside, value, TRANSPARENT).astype(jnp.int8)
 
 
+def pixel_at(table: SpriteTable, i, row, col, max_downscale: int = 1) -> Int8[Array, "..."]:
+    """:func:`sprite_pixel` of slot ``i``."""
+    sprite = jax.tree.map(lambda column: column[i], table)
+    return sprite_pixel(sprite, row, col, max_downscale)
+
+
 def all_pixels_at(table: SpriteTable, rows, cols, max_downscale: int = 1):
-    """:func:`pixel_at` for every slot: ``rows``/``cols`` ``[N, ...]`` per slot."""
-    slots = jnp.arange(table.x.shape[-1])
-    return jax.vmap(lambda i, r, c: pixel_at(table, i, r, c, max_downscale))(slots, rows, cols)
+    """:func:`sprite_pixel` of every slot: ``rows``/``cols`` ``[N, ...]``, one per slot."""
+    return jax.vmap(lambda sprite, r, c: sprite_pixel(sprite, r, c, max_downscale))(
+        table, rows, cols
+    )

@@ -57,4 +57,3 @@ class Arc3State(eqx.Module):
     frame: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history: Snapshot
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
-    steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
