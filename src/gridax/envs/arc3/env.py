@@ -53,8 +53,9 @@ def _level_of(bank: LevelBank, index) -> LevelBank:
     return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], bank)
 
 
-def set_level(state: Arc3State, bank: LevelBank, index) -> Arc3State:
-    """Level ``index`` from its declaration, with the camera resized to its grid."""
+def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State:
+    """Level ``index`` from its declaration, with the camera resized to its grid, then
+    the game's ``on_set_level`` (arcengine's ``set_level``)."""
     level = _level_of(bank, index)
     table, memory, size = level.table, level.memory, level.grid_size
     resize = size[0] > 0
@@ -66,11 +67,12 @@ def set_level(state: Arc3State, bank: LevelBank, index) -> Arc3State:
             jnp.where(resize, size[1], state.camera.height),
         ),
     )
-    return eqx.tree_at(
+    state = eqx.tree_at(
         lambda s: (s.table, s.memory, s.camera, s.level, s.action_count, s.history_size),
         state,
         (table, memory, camera, jnp.int32(index), jnp.int32(0), jnp.int32(0)),
     )
+    return state if game.on_set_level is None else game.on_set_level(state, game)
 
 
 def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
@@ -95,14 +97,14 @@ def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
         history=history,
         history_size=zero,
     )
-    return set_level(state, bank, 0)
+    return set_level(state, bank, 0, game)
 
 
-def _handle_reset(state: Arc3State, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
+def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
     """``(state, full)``: arcengine's ``handle_reset``."""
     full = (state.action_count == 0) | (state.status == WIN)
     state = eqx.tree_at(lambda s: s.score, state, jnp.where(full, 0, state.score))
-    return set_level(state, bank, jnp.where(full, 0, state.level)), full
+    return set_level(state, bank, jnp.where(full, 0, state.level), game), full
 
 
 def _select(pred, new, old):
@@ -142,7 +144,7 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
     on an action's first frame, undo)."""
 
     def advance(state):
-        state = set_level(state, bank, state.level + 1)
+        state = set_level(state, bank, state.level + 1, game)
         return eqx.tree_at(lambda s: s.pending_level, state, jnp.bool_(False))
 
     def play(state):
@@ -166,7 +168,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     is_reset = action.id == RESET
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
     state, full = cond_rare(
-        is_reset, lambda carry: _handle_reset(carry[0], bank), (state, jnp.bool_(False))
+        is_reset, lambda carry: _handle_reset(carry[0], game, bank), (state, jnp.bool_(False))
     )
     state = eqx.tree_at(
         lambda s: (s.status, s.complete, s.action_count, s.frame),

@@ -58,6 +58,8 @@ class Game:
     background: int = 5
     letterbox: int = 5
     ui: Callable | None = field(default=None)  # ui(state, frame, game) -> frame
+    # on_set_level(state, game) -> state: runs when a level starts (arcengine's hook).
+    on_set_level: Callable | None = field(default=None)
     # A reference solution of each level: action ids (clicks as (6, x, y) triples).
     solutions: tuple[tuple, ...] = ()
 

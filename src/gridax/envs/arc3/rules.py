@@ -1,5 +1,6 @@
 """What a game rule calls: arcengine's ``complete_action``, ``next_level``, ``win``,
-``lose`` and ``try_move``, for one env's :class:`Arc3State`."""
+``lose``, ``try_move``, ``get_sprite_at``, ``display_to_grid`` and ``Sprite.merge``, for
+one env's :class:`Arc3State`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
-from gridax.envs.arc3 import collision
+from gridax.envs.arc3 import camera as cam
+from gridax.envs.arc3 import collision, sprites
 from gridax.envs.arc3.types import GAME_OVER, WIN, Arc3State
 
 Flag = bool | jax.Array  # a condition, traced or not
@@ -48,3 +50,28 @@ def try_move(state: Arc3State, slot, dx, dy, game) -> tuple[Arc3State, jnp.ndarr
     slots it would collide with)."""
     table, hit = collision.try_move(state.table, slot, dx, dy, game.reach, game.max_downscale)
     return eqx.tree_at(lambda s: s.table, state, table), hit
+
+
+def sprite_at(state: Arc3State, x, y, game, tag: int | None = None):
+    """The slot of the sprite at world cell ``(x, y)``, or -1 (arcengine's
+    ``get_sprite_at``: highest layer first, collidable sprites only)."""
+    return collision.sprite_at(state.table, x, y, tag, max_downscale=game.max_downscale)
+
+
+def clicked_cell(state: Arc3State, action):
+    """``(x, y, on_view)``: the world cell under a click (arcengine's
+    ``display_to_grid``; ``on_view`` false where it answers None)."""
+    return cam.screen_to_world(state.camera, action.x, action.y)
+
+
+def merge(state: Arc3State, a, b, game) -> Arc3State:
+    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.sprites.merge`)."""
+    table = sprites.merge(state.table, a, b, game.max_downscale)
+    return eqx.tree_at(lambda s: s.table, state, table)
+
+
+def set_pixel(state: Arc3State, slot, row, col, colour, when: Flag = True) -> Arc3State:
+    """Pixel ``(row, col)`` of sprite ``slot`` set to ``colour`` (where ``when``)."""
+    pixels = state.table.pixels
+    new = jnp.where(when, jnp.int8(colour), pixels[slot, row, col])
+    return eqx.tree_at(lambda s: s.table.pixels, state, pixels.at[slot, row, col].set(new))

@@ -87,7 +87,32 @@ class Keys(ARCBaseGame):
         self.complete_action()
 
 
-GAMES = {"Keys": Keys}
+class Push(ARCBaseGame):
+    """Push boxes onto every target; a box moves if nothing is behind it."""
+
+    def __init__(self, data: dict):
+        super().__init__(
+            game_id="push",
+            levels=levels_of(data),
+            camera=camera_of(data, []),
+            available_actions=data["available_actions"],
+        )
+
+    def step(self) -> None:
+        move = MOVES.get(self.action.id.value)
+        if move is not None:
+            level = self.current_level
+            player = level.get_sprites_by_name("player")[0]
+            hit = self.try_move_sprite(player, *move)
+            if len(hit) == 1 and hit[0].name == "box" and not self.try_move_sprite(hit[0], *move):
+                player.move(*move)
+            boxes = {(b.x, b.y) for b in level.get_sprites_by_name("box")}
+            if all((t.x, t.y) in boxes for t in level.get_sprites_by_name("target")):
+                self.next_level()
+        self.complete_action()
+
+
+GAMES = {"Keys": Keys, "Push": Push}
 
 
 def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:

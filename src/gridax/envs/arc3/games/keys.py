@@ -13,7 +13,7 @@ import jax.numpy as jnp
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.camera import draw_square
 from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.games import maps
 from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
 
 KINDS = ("wall", "player", "key", "door", "exit")
@@ -69,19 +69,10 @@ SOLUTIONS = (
 def level_of(rows: tuple[str, ...]) -> Level:
     """A level from a map: ``#`` walls (one pixel-perfect sprite), ``P`` the player,
     ``k`` keys, ``D`` doors, ``E`` the exit; the camera frames the whole map."""
-    height, width = len(rows), len(rows[0])
-    wall = tuple(
-        tuple(COLOURS["wall"] if rows[y][x] == "#" else -1 for x in range(width))
-        for y in range(height)
-    )
-    sprites = [Sprite(wall, "wall")]
     symbols = {"P": "player", "k": "key", "D": "door", "E": "exit"}
-    for y, row in enumerate(rows):
-        for x, symbol in enumerate(row):
-            if symbol in symbols:
-                kind = symbols[symbol]
-                sprites.append(Sprite(((COLOURS[kind],),), kind, x=x, y=y, layer=1))
-    return Level(tuple(sprites), grid_size=(width, height), memory=(0,))
+    layers = dict.fromkeys(symbols.values(), 1)
+    sprites = [maps.wall(rows, COLOURS["wall"]), *maps.dots(rows, symbols, COLOURS, layers)]
+    return Level(tuple(sprites), grid_size=maps.size(rows), memory=(0,))
 
 
 def rule(state, action, game: Game):

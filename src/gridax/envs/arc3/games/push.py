@@ -1,0 +1,110 @@
+"""Push: walk (ACTION1-4: up, down, left, right) and push boxes onto every target.
+
+Walking into a box pushes it one cell if nothing is behind it (one box at a time); the
+level is complete when every target has a box on it. Targets lie under the boxes and do
+not block (intangible sprites).
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.game import Game, Level
+from gridax.envs.arc3.games import maps
+from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
+
+KINDS = ("wall", "target", "box", "player")
+WALL, TARGET, BOX, PLAYER = range(len(KINDS))
+COLOURS = {"wall": 4, "target": 8, "box": 12, "player": 9}
+MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
+
+# "#" wall, "P" player, "B" box, "T" target, "*" a box on a target.
+MAPS = (
+    (
+        "#######",
+        "#.....#",
+        "#.PB.T#",
+        "#.....#",
+        "#######",
+    ),
+    (
+        "########",
+        "#..T...#",
+        "#..B...#",
+        "#.P##B.#",
+        "#....T.#",
+        "########",
+    ),
+    (
+        "#########",
+        "#.T.#...#",
+        "#.B.#.B.#",
+        "#...P...#",
+        "###.#.###",
+        "#T....B.#",
+        "#.....T.#",
+        "#########",
+    ),
+)
+
+# A shortest solution of each level (gridax.envs.arc3.search).
+SOLUTIONS = ("44", "11442421331332241314", "422244133114413132222324133341131")
+
+
+def level_of(rows: tuple[str, ...]) -> Level:
+    """A level from a map; the camera frames the whole map."""
+    layers = {"target": 0, "box": 1, "player": 1}
+    targets = maps.dots(rows, {"T": "target", "*": "target"}, COLOURS, layers)
+    targets = [Sprite(t.pixels, t.kind, t.x, t.y, t.layer, collidable=False) for t in targets]
+    movers = maps.dots(rows, {"P": "player", "B": "box", "*": "box"}, COLOURS, layers)
+    sprites = (maps.wall(rows, COLOURS["wall"]), *targets, *movers)
+    return Level(sprites, grid_size=maps.size(rows))
+
+
+def rule(state, action, game: Game):
+    """One frame of an action: every action completes in one frame."""
+    table = state.table
+    player = rules.slot_of(state, PLAYER)
+    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    state, hit = rules.try_move(state, player, step[0], step[1], game)
+    # Into a lone box: the box moves if it can, then the player follows.
+    box = jnp.argmax(hit).astype(jnp.int32)
+    lone_box = (jnp.sum(hit) == 1) & (table.kind[box] == BOX)
+    pushed, box_hit = rules.try_move(state, box, step[0], step[1], game)
+    follows = lone_box & ~jnp.any(box_hit)
+    pushed = eqx.tree_at(
+        lambda s: (s.table.x, s.table.y),
+        pushed,
+        (pushed.table.x.at[player].add(step[0]), pushed.table.y.at[player].add(step[1])),
+    )
+    state = jax.tree.map(lambda a, b: jnp.where(follows, a, b), pushed, state)
+    state = rules.next_level(state, len(game.levels), all_covered(state))
+    return rules.complete(state)
+
+
+def all_covered(state) -> jax.Array:
+    """Every target has a box on its cell."""
+    table = state.table
+    boxes = table.exists & (table.kind == BOX)
+    targets = table.exists & (table.kind == TARGET)
+    same_cell = (table.x[:, None] == table.x[None, :]) & (table.y[:, None] == table.y[None, :])
+    covered = jnp.any(same_cell & boxes[None, :], axis=1)
+    return jnp.all(covered | ~targets)
+
+
+GAME = Game(
+    name="Push",
+    levels=tuple(level_of(rows) for rows in MAPS),
+    kinds=KINDS,
+    rule=rule,
+    available_actions=(1, 2, 3, 4),
+    num_slots=12,
+    pixel_size=9,
+    reach=9,
+    max_frames=2,
+    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+)

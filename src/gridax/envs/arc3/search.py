@@ -1,0 +1,87 @@
+"""Shortest solutions of a game's levels by breadth-first search over its own step, a
+batch of states at a time: how the games' reference solutions are found (and a check for
+a new game's levels: a level with no solution within ``max_depth`` is reported)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import jax
+import numpy as np
+
+from gridax.envs.arc3 import env
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.types import GAME_OVER, Action, Arc3State
+
+Triple = tuple[int, int, int]  # (action id, x, y)
+
+
+def _keys(states: Arc3State) -> list[bytes]:
+    """What tells two states of one level apart: sprites, camera, memory, status."""
+    parts = [states.table, states.camera, states.memory, states.status]
+    leaves = [np.asarray(leaf).reshape(len(states.status), -1) for leaf in jax.tree.leaves(parts)]
+    rows = np.concatenate([leaf.astype(np.int32) for leaf in leaves], axis=1)
+    return [row.tobytes() for row in rows]
+
+
+def _padded(count: int) -> int:
+    """Batch sizes are powers of two, so that few sizes are compiled."""
+    return 1 << max(count - 1, 0).bit_length()
+
+
+def shortest_solution(
+    game: Game, state: Arc3State, actions: Sequence[Triple], max_depth: int = 80
+) -> list[Triple]:
+    """The fewest of ``actions`` that complete the level ``state`` is in (from one env's
+    ``state``); ``ValueError`` when none does within ``max_depth``."""
+    score = int(state.score)
+    frontier = jax.tree.map(lambda leaf: np.asarray(leaf)[None], state)
+    seen = set(_keys(frontier))
+    trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, action) of each
+    choices = np.asarray(actions, np.int32)
+    for _ in range(max_depth):
+        count = len(frontier.status)
+        parent = np.repeat(np.arange(count), len(choices))
+        chosen = np.tile(np.arange(len(choices)), count)
+        size = _padded(len(parent))
+        pick = np.resize(parent, size)
+        states = jax.tree.map(lambda leaf: leaf[pick], frontier)
+        triple = choices[np.resize(chosen, size)]
+        new, _, info = env.batch_step(states, Action(*triple.T), game)
+        new = jax.tree.map(lambda leaf: np.asarray(leaf)[: len(parent)], new)
+        solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
+        if solved.size:
+            trail.append((parent, chosen))
+            return _path(trail, int(solved[0]), choices)
+        keep = []
+        for i, key in enumerate(_keys(new)):
+            if key not in seen and new.status[i] != GAME_OVER:
+                seen.add(key)
+                keep.append(i)
+        if not keep:
+            break
+        trail.append((parent[keep], chosen[keep]))
+        frontier = jax.tree.map(lambda leaf, keep=keep: leaf[keep], new)
+    raise ValueError(
+        f"game {game.name!r}, level {int(state.level)}: no solution within {max_depth} actions"
+    )
+
+
+def _path(trail, last: int, choices: np.ndarray) -> list[Triple]:
+    path = []
+    for parent, chosen in reversed(trail):
+        path.append(tuple(int(v) for v in choices[chosen[last]]))
+        last = int(parent[last])
+    return path[::-1]
+
+
+def solve_game(game: Game, actions: Sequence[Triple], max_depth: int = 80) -> list[list[Triple]]:
+    """A shortest solution of every level, each played from the end of the one before."""
+    state, _ = env.reset(game)
+    solutions = []
+    for _ in game.levels:
+        moves = shortest_solution(game, state, actions, max_depth)
+        for triple in moves:
+            state, _, _ = env.step(state, Action(*triple), game)
+        solutions.append(moves)
+    return solutions
