@@ -24,6 +24,10 @@ def _keys(states: Arc3State) -> list[bytes]:
     return [row.tobytes() for row in rows]
 
 
+def _take(tree, index):
+    return jax.tree.map(lambda leaf: np.asarray(leaf)[index], tree)
+
+
 def _padded(count: int) -> int:
     """Batch sizes are powers of two, so that few sizes are compiled."""
     return 1 << max(count - 1, 0).bit_length()
@@ -35,7 +39,7 @@ def shortest_solution(
     """The fewest of ``actions`` that complete the level ``state`` is in (from one env's
     ``state``); ``ValueError`` when none does within ``max_depth``."""
     score = int(state.score)
-    frontier = jax.tree.map(lambda leaf: np.asarray(leaf)[None], state)
+    frontier = _take(state, None)
     seen = set(_keys(frontier))
     trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, action) of each
     choices = np.asarray(actions, np.int32)
@@ -44,11 +48,10 @@ def shortest_solution(
         parent = np.repeat(np.arange(count), len(choices))
         chosen = np.tile(np.arange(len(choices)), count)
         size = _padded(len(parent))
-        pick = np.resize(parent, size)
-        states = jax.tree.map(lambda leaf: leaf[pick], frontier)
+        states = _take(frontier, np.resize(parent, size))
         triple = choices[np.resize(chosen, size)]
         new, _, info = env.batch_step(states, Action(*triple.T), game)
-        new = jax.tree.map(lambda leaf: np.asarray(leaf)[: len(parent)], new)
+        new = _take(new, slice(len(parent)))
         solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
         if solved.size:
             trail.append((parent, chosen))
@@ -61,7 +64,7 @@ def shortest_solution(
         if not keep:
             break
         trail.append((parent[keep], chosen[keep]))
-        frontier = jax.tree.map(lambda leaf, keep=keep: leaf[keep], new)
+        frontier = _take(new, keep)
     raise ValueError(
         f"game {game.name!r}, level {int(state.level)}: no solution within {max_depth} actions"
     )
