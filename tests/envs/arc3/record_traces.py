@@ -1,6 +1,7 @@
 """Records the reference traces that tests/envs/arc3/test_games.py replays: for each game,
-three episodes of 80 random actions (seed 0) and one that plays every level's solution,
-then acts on the won game and resets it, answered by the game's arcengine reference.
+per level an episode that plays the solutions of the levels before it and then 60 random
+actions (seed 0), and one that plays every level's solution, then acts on the won game and
+resets it, answered by the game's arcengine reference.
 
     python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE [GAME ...]
 """
@@ -13,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
@@ -32,33 +35,48 @@ def solving_episode(game) -> list[list[int]]:
     return actions + [[game.available_actions[0], 0, 0], [0, 0, 0]]
 
 
+def random_actions(rng: np.random.Generator, game, count: int) -> list[list[int]]:
+    """The game's actions, now and then RESET (5 %); clicks anywhere on the screen."""
+    actions = []
+    for _ in range(count):
+        action_id = 0 if rng.random() < 0.05 else int(rng.choice(game.available_actions))
+        x, y = rng.integers(0, 64, 2).tolist() if action_id == 6 else (0, 0)
+        actions.append([action_id, x, y])
+    return actions
+
+
+def random_episodes(game, seed: int, count: int) -> list[list[list[int]]]:
+    """Per level, its predecessors' solutions, then ``count`` random actions."""
+    rng = np.random.default_rng(seed)
+    return [
+        [a for moves in game.solutions[:level] for a in as_triples(moves)]
+        + random_actions(rng, game, count)
+        for level in range(len(game.levels))
+    ]
+
+
 def trace_path(name: str) -> Path:
     return FIXTURES / f"{name.lower()}_trace.json.gz"
 
 
-def ask_reference(python: str, game, *arguments: str, play: list | None = None) -> dict:
-    """The reference's answer (``reference/games.py``) for ``game``'s levels: random
-    episodes (``arguments``), or the actions ``play``."""
+def ask_reference(python: str, game, episodes: list) -> list:
+    """The reference's (``reference/games.py``) record of ``episodes`` on ``game``."""
     with tempfile.TemporaryDirectory() as folder:
-        levels, played = Path(folder) / "levels.json", Path(folder) / "play.json"
+        levels, played = Path(folder) / "levels.json", Path(folder) / "episodes.json"
         levels.write_text(json.dumps(to_json(game)))
-        if play is not None:
-            played.write_text(json.dumps(play))
-            arguments = (*arguments, "--play", str(played))
-        command = [python, str(REFERENCE), str(levels), *arguments]
+        played.write_text(json.dumps(episodes))
+        command = [python, str(REFERENCE), str(levels), str(played)]
         result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         raise RuntimeError(f"the arcengine reference failed:\n{result.stderr[-3000:]}")
-    return json.loads(result.stdout)
+    return json.loads(result.stdout)["episodes"]
 
 
 def record(python: str, name: str) -> Path:
     game = GAMES[name]
-    episodes = ask_reference(python, game, "--seed", "0", "--episodes", "3", "--actions", "80")
-    episodes = (
-        episodes["episodes"] + ask_reference(python, game, play=solving_episode(game))["episodes"]
-    )
-    data = {"game": name, "levels": to_json(game), "episodes": episodes}
+    episodes = random_episodes(game, seed=0, count=60) + [solving_episode(game)]
+    answers = ask_reference(python, game, episodes)
+    data = {"game": name, "levels": to_json(game), "episodes": answers}
     out = trace_path(name)
     out.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
     return out

@@ -17,7 +17,7 @@ from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import STATUS_NAMES, Action
 
-from .record_traces import ask_reference, trace_path
+from .record_traces import ask_reference, random_episodes, trace_path
 from .test_engine import arcengine_python, hex_frame
 
 RECORD = "python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE"
@@ -58,8 +58,9 @@ def test_recorded_traces(name):
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_live_traces(name):
-    answer = ask_reference(arcengine_python(), GAMES[name], "--seed", "1", "--episodes", "2")
-    replay(GAMES[name], answer["episodes"], f"live {name} (seed 1)")
+    game = GAMES[name]
+    answer = ask_reference(arcengine_python(), game, random_episodes(game, seed=1, count=40))
+    replay(game, answer, f"live {name} (seed 1)")
 
 
 def test_batch_step_equals_single_steps():

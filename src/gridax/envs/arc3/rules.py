@@ -75,3 +75,8 @@ def set_pixel(state: Arc3State, slot, row, col, colour, when: Flag = True) -> Ar
     pixels = state.table.pixels
     new = jnp.where(when, jnp.int8(colour), pixels[slot, row, col])
     return eqx.tree_at(lambda s: s.table.pixels, state, pixels.at[slot, row, col].set(new))
+
+
+def set_memory(state: Arc3State, index: int, value) -> Arc3State:
+    """Game memory value ``index`` set to ``value``."""
+    return eqx.tree_at(lambda s: s.memory, state, state.memory.at[index].set(value))

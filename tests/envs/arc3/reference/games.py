@@ -2,10 +2,11 @@
 3.12+), as an independent reference: levels come from gridax as plain data
 (``gridax.envs.arc3.game.to_json``), the rules are written here again the arcengine way.
 
-    python tests/envs/arc3/reference/games.py LEVELS.json --seed 0 --episodes 3 --actions 60
+    python tests/envs/arc3/reference/games.py LEVELS.json EPISODES.json
 
-prints JSON: per episode, per action, the frames it made (rows of hex digits), the game
-state, levels completed and the level index after it.
+plays each episode (a list of [action id, x, y]) on a fresh game and prints JSON: per
+episode, per action, the frames it made (rows of hex digits), the game state, levels
+completed, the level index and the full-reset flag after it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from engine_cases import engine_sprite  # noqa: E402
 
 MOVES = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
+
+
+def memory_of(data: dict) -> list[list[int]]:
+    """Each level's starting game memory (the rule's variables), as gridax declares it."""
+    return [level["memory"] for level in data["levels"]]
 
 
 def levels_of(data: dict) -> list[Level]:
@@ -112,7 +118,57 @@ class Push(ARCBaseGame):
         self.complete_action()
 
 
-GAMES = {"Keys": Keys, "Push": Push}
+class MovesLeft(RenderableUserDisplay):
+    """Moves left: one dot every two pixels along the bottom row."""
+
+    def __init__(self, game: Lights):
+        self.game = game
+
+    def render_interface(self, frame: np.ndarray) -> np.ndarray:
+        for k in range(min(self.game.moves_left, 32)):
+            frame[63, 1 + 2 * k] = 9
+        return frame
+
+
+class Lights(ARCBaseGame):
+    """Click a cell to cycle it and its four neighbours; all cells in the first colour
+    within the budget of clicks."""
+
+    PALETTE = (3, 14, 11)
+
+    def __init__(self, data: dict):
+        self.memory = memory_of(data)
+        super().__init__(
+            game_id="lights",
+            levels=levels_of(data),
+            camera=camera_of(data, [MovesLeft(self)]),
+            available_actions=data["available_actions"],
+        )
+
+    def on_set_level(self, level: Level) -> None:
+        self.moves_left, self.colours = self.memory[self.level_index]
+
+    def step(self) -> None:
+        if self.action.id.value == 6:
+            self.moves_left -= 1
+            level = self.current_level
+            cell = self.camera.display_to_grid(self.action.data["x"], self.action.data["y"])
+            if cell is not None and level.get_sprite_at(*cell) is not None:
+                x, y = cell
+                for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                    sprite = level.get_sprite_at(x + dx, y + dy)
+                    if sprite is not None:
+                        state = self.PALETTE.index(int(sprite.pixels[0, 0]))
+                        sprite.pixels[0, 0] = self.PALETTE[(state + 1) % self.colours]
+            done = all(s.pixels[0, 0] == self.PALETTE[0] for s in level.get_sprites())
+            if done:
+                self.next_level()
+            elif self.moves_left <= 0:
+                self.lose()
+        self.complete_action()
+
+
+GAMES = {"Keys": Keys, "Lights": Lights, "Push": Push}
 
 
 def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
@@ -135,35 +191,15 @@ def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
     return record
 
 
-def random_actions(rng, available: list[int], count: int) -> list[list[int]]:
-    """Mostly the game's actions, sometimes RESET; clicks anywhere on the screen."""
-    actions = []
-    for _ in range(count):
-        action_id = 0 if rng.random() < 0.05 else int(rng.choice(available))
-        x, y = (int(rng.integers(0, 64)), int(rng.integers(0, 64))) if action_id == 6 else (0, 0)
-        actions.append([action_id, x, y])
-    return actions
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("levels", type=Path)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--episodes", type=int, default=3)
-    parser.add_argument("--actions", type=int, default=60)
-    parser.add_argument("--play", type=Path, help="a JSON list of [id, x, y] to play instead")
+    parser.add_argument("levels", type=Path, help="the game, as gridax's arc3.to_json")
+    parser.add_argument("episodes", type=Path, help="a JSON list of episodes of [id, x, y]")
     args = parser.parse_args()
     data = json.loads(args.levels.read_text())
-    rng = np.random.default_rng(args.seed)
-    if args.play:
-        sequences = [json.loads(args.play.read_text())]
-    else:
-        sequences = [
-            random_actions(rng, data["available_actions"], args.actions)
-            for _ in range(args.episodes)
-        ]
+    sequences = json.loads(args.episodes.read_text())
     episodes = [play(GAMES[data["name"]](data), actions) for actions in sequences]
-    print(json.dumps({"game": data["name"], "seed": args.seed, "episodes": episodes}))
+    print(json.dumps({"game": data["name"], "episodes": episodes}))
 
 
 if __name__ == "__main__":

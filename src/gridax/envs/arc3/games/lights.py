@@ -1,0 +1,115 @@
+"""Lights: click cells (ACTION6) to cycle their colours until every cell shows the first
+colour, within a budget of clicks.
+
+A click on a cell moves it and its four neighbours one colour on in the level's cycle
+(two colours: lights out; three: a cycle of three). Every click spends one of the
+level's moves, on a cell or not; the moves left are the dots along the screen's bottom
+row. The level is lost when the moves run out before the cells are done.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.camera import SCREEN, draw_square
+from gridax.envs.arc3.game import Game, Level
+from gridax.envs.arc3.games import maps
+from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.types import CLICK
+
+KINDS = ("cell",)
+CELL = 0
+PALETTE = (3, 14, 11)  # colour of state 0 (done), 1, 2
+DOT = 9
+MOVES_LEFT, NUM_COLOURS = 0, 1  # memory slots
+NEIGHBOURS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+
+# Each character is a cell's starting state (0-2), "." no cell; then the level's number
+# of colours and its budget of clicks.
+LEVELS = (
+    (("010", "111", "010"), 2, 3),
+    (("120", "201", "012"), 3, 8),
+    (("1001", "0110", "0110", "1001"), 2, 6),
+)
+
+# A shortest solution of each level: screen clicks (6, x, y), found by
+# gridax.envs.arc3.search over clicks on the centre of every cell of any level.
+SOLUTIONS = (
+    ((6, 24, 24),),
+    ((6, 8, 24), (6, 24, 8), (6, 24, 56), (6, 24, 56), (6, 52, 31), (6, 52, 31)),
+    ((6, 8, 24), (6, 8, 40), (6, 52, 31), (6, 56, 40)),
+)
+
+
+def level_of(rows: tuple[str, ...], colours: int, budget: int) -> Level:
+    sprites = tuple(
+        Sprite(((PALETTE[int(state)],),), "cell", x=x, y=y)
+        for state, x, y in maps.cells(rows, "012"[:colours])
+    )
+    return Level(sprites, grid_size=maps.size(rows), memory=(budget, colours))
+
+
+# The next colour of each colour, per number of colours in the cycle: [3, 16].
+_NEXT = np.arange(16, dtype=np.int8)[None].repeat(3, axis=0)
+for _k in (2, 3):
+    for _i in range(_k):
+        _NEXT[_k - 1, PALETTE[_i]] = PALETTE[(_i + 1) % _k]
+
+
+def rule(state, action, game: Game):
+    """One frame of a click: every action completes in one frame."""
+    clicking = action.id == CLICK
+    x, y, on_view = rules.clicked_cell(state, action)
+    on_cell = on_view & (rules.sprite_at(state, x, y, game) >= 0)
+    slots = jnp.arange(game.num_slots)
+    cycled = jnp.zeros(game.num_slots, bool)
+    for dx, dy in NEIGHBOURS:
+        cycled = cycled | (slots == rules.sprite_at(state, x + dx, y + dy, game))
+    cycled = cycled & clicking & on_cell
+    colour = state.table.pixels[:, 0, 0]
+    following = jnp.asarray(_NEXT)[state.memory[NUM_COLOURS] - 1, colour]
+    state = rules.set_pixel(state, slots, 0, 0, following, cycled)
+    moves = state.memory[MOVES_LEFT] - jnp.where(clicking, 1, 0)
+    state = rules.set_memory(state, MOVES_LEFT, moves)
+    cells = state.table.exists & (state.table.kind == CELL)
+    done = jnp.all(~cells | (state.table.pixels[:, 0, 0] == PALETTE[0]))
+    state = rules.next_level(state, len(game.levels), clicking & done)
+    state = rules.lose(state, clicking & ~done & (moves <= 0))
+    return rules.complete(state)
+
+
+def ui(state, frame, game: Game):
+    """Moves left: one dot every two pixels along the bottom row."""
+    for k in range(SCREEN // 2):
+        frame = draw_square(frame, 1 + 2 * k, SCREEN - 1, 1, DOT, state.memory[MOVES_LEFT] > k)
+    return frame
+
+
+def cell_centres(game_levels=LEVELS) -> list[tuple[int, int, int]]:
+    """Clicks on the centre of every cell position of any level (the search's actions)."""
+    clicks = set()
+    for rows, _, _ in game_levels:
+        width, height = maps.size(rows)
+        scale = min(SCREEN // width, SCREEN // height)
+        left, top = (SCREEN - width * scale) // 2, (SCREEN - height * scale) // 2
+        for _, x, y in maps.cells(rows, "012"):
+            clicks.add((CLICK, left + x * scale + scale // 2, top + y * scale + scale // 2))
+    return sorted(clicks)
+
+
+GAME = Game(
+    name="Lights",
+    levels=tuple(level_of(*level) for level in LEVELS),
+    kinds=KINDS,
+    rule=rule,
+    available_actions=(CLICK,),
+    num_slots=16,
+    pixel_size=1,
+    reach=1,
+    memory_size=2,
+    max_frames=2,
+    ui=ui,
+    solutions=SOLUTIONS,
+)
