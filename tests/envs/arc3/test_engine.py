@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import collision
+from gridax.envs.arc3 import collision, sprites
 from gridax.envs.arc3.game import sprite_from_json
 from gridax.envs.arc3.sprites import Sprite, build_table
 
@@ -65,6 +65,8 @@ _sprite_at = jax.jit(
     static_argnums=(3, 4),
 )
 _to_world = jax.jit(cam.screen_to_world)
+MERGE_PIXELS = 40  # the largest joint box of two random sprites is 38 cells wide
+_merge = jax.jit(lambda t, a, b: sprites.merge(t, a, b, MAX_DOWNSCALE))
 
 
 def check_case(case: dict, where: str) -> None:
@@ -91,11 +93,30 @@ def check_case(case: dict, where: str) -> None:
         assert bool(on_view) == (expected is not None), f"{where}: {click}"
         if expected is not None:
             assert [int(x), int(y)] == expected, f"{where}: {click}"
+    check_merges(case, where)
+
+
+def check_merges(case: dict, where: str) -> None:
+    specs = [sprite_from_json(spec) for spec in case["sprites"]]
+    table = build_table(specs, SLOTS, MERGE_PIXELS, [s.kind for s in specs], TAGS)
+    for merge in case["merges"]:
+        at = f"{where}: merge {merge['a']} <- {merge['b']}"
+        merged = _merge(table, merge["a"], merge["b"])
+        row = jax.tree.map(lambda column, a=merge["a"]: np.asarray(column)[a], merged)
+        expected = np.asarray(merge["pixels"], np.int8)
+        height, width = expected.shape
+        assert (int(row.height), int(row.width)) == (height, width), at
+        np.testing.assert_array_equal(row.pixels[:height, :width], expected, err_msg=at)
+        assert (int(row.x), int(row.y), int(row.layer)) == (merge["x"], merge["y"], merge["layer"])
+        assert int(row.blocking) == merge["blocking"], at
+        assert (bool(row.visible), bool(row.collidable)) == (merge["visible"], merge["collidable"])
+        assert [t for t, on in zip(TAGS, row.tags, strict=True) if on] == merge["tags"], at
+        assert not merged.exists[merge["b"]] and int(row.order) > int(np.max(table.order)), at
 
 
 def test_recorded_engine_cases():
     cases = json.loads(RECORDED.read_text())["cases"]
-    assert len(cases) == 40
+    assert len(cases) == 40 and sum(len(case["merges"]) for case in cases) > 200
     for number, case in enumerate(cases):
         check_case(case, f"recorded case {number}")
 

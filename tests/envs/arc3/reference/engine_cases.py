@@ -3,8 +3,9 @@
 Prints JSON: for random sprites (pixels with transparency, rotations, mirrors, up- and
 downscaling, layers, blocking and interaction modes) and random cameras, the rendered
 64x64 frame (rows of hex digits), every pairwise ``collides_with``, ``get_sprite_at`` at
-random cells (with and without a tag), ``try_move`` of random sprites and
-``display_to_grid`` of random screen pixels. tests/envs/arc3/test_engine.py replays them
+random cells (with and without a tag), ``try_move`` of random sprites,
+``display_to_grid`` of random screen pixels and ``Sprite.merge`` of the first sprites
+two by two. tests/envs/arc3/test_engine.py replays them
 in gridax, from the recorded file (tests/fixtures/arc3/engine_cases.json) and, where
 arcengine is installed, live:
 
@@ -137,6 +138,26 @@ def one_case(rng) -> dict:
         sx, sy = int(rng.integers(0, 64)), int(rng.integers(0, 64))
         cell = camera.display_to_grid(sx, sy)
         clicks.append({"x": sx, "y": sy, "cell": None if cell is None else list(cell)})
+    merges = []
+    for a in range(min(len(specs), 4)):
+        for b in range(min(len(specs), 4)):
+            if a != b:
+                merged = engine_sprite(specs[a]).merge(engine_sprite(specs[b]))
+                visible, collidable = INTERACTION[merged.interaction]
+                merges.append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "pixels": merged.render().tolist(),
+                        "x": merged.x,
+                        "y": merged.y,
+                        "layer": merged.layer,
+                        "blocking": BLOCKING.index(merged.blocking),
+                        "visible": visible,
+                        "collidable": collidable,
+                        "tags": sorted(merged.tags),
+                    }
+                )
     return {
         "sprites": specs,
         "camera": camera_spec,
@@ -145,6 +166,7 @@ def one_case(rng) -> dict:
         "sprite_at": probes,
         "moves": moves,
         "display_to_grid": clicks,
+        "merges": merges,
     }
 
 

@@ -17,7 +17,15 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from arcengine import ActionInput, ARCBaseGame, Camera, GameAction, Level, RenderableUserDisplay
+from arcengine import (
+    ActionInput,
+    ARCBaseGame,
+    Camera,
+    GameAction,
+    Level,
+    RenderableUserDisplay,
+    Sprite,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from engine_cases import engine_sprite  # noqa: E402
@@ -168,7 +176,57 @@ class Lights(ARCBaseGame):
         self.complete_action()
 
 
-GAMES = {"Keys": Keys, "Lights": Lights, "Push": Push}
+class Glue(ARCBaseGame):
+    """Walk into parts to merge them with the player, carry them, detach them (ACTION5)
+    with a part on every socket."""
+
+    def __init__(self, data: dict):
+        self.memory = memory_of(data)
+        super().__init__(
+            game_id="glue",
+            levels=levels_of(data),
+            camera=camera_of(data, []),
+            available_actions=data["available_actions"],
+        )
+
+    def on_set_level(self, level: Level) -> None:
+        self.player_x, self.player_y = self.memory[self.level_index]
+        self.carried: list[Sprite] = []
+
+    def step(self) -> None:
+        level = self.current_level
+        player = level.get_sprites_by_name("player")[0]
+        move = MOVES.get(self.action.id.value)
+        if move is not None:
+            hit = self.try_move_sprite(player, *move)
+            if not hit:
+                self.player_x += move[0]
+                self.player_y += move[1]
+                for part in self.carried:
+                    part.move(*move)
+            parts = [s for s in hit if s.name == "part"]
+            if parts:
+                merged = player
+                for part in parts:
+                    merged = merged.merge(part)
+                    level.remove_sprite(part)
+                level.remove_sprite(player)
+                level.add_sprite(merged)
+                self.carried += parts
+        elif self.action.id.value == 5 and self.carried:
+            level.remove_sprite(player)
+            alone = Sprite([[9]], name="player", x=self.player_x, y=self.player_y, layer=1)
+            level.add_sprite(alone)
+            for part in self.carried:
+                level.add_sprite(part)
+            self.carried = []
+        parts = {(p.x, p.y) for p in level.get_sprites_by_name("part")}
+        if all((s.x, s.y) in parts for s in level.get_sprites_by_name("socket")):
+            self.next_level()
+        self.complete_action()
+
+
+GAMES = {"Glue": Glue, "Keys": Keys, "Lights": Lights, "Push": Push}
 
 
 def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
