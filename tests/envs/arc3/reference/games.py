@@ -226,7 +226,58 @@ class Glue(ARCBaseGame):
         self.complete_action()
 
 
-GAMES = {"Glue": Glue, "Keys": Keys, "Lights": Lights, "Push": Push}
+class GemsLeft(RenderableUserDisplay):
+    """Gems left: one dot every two pixels along the top row."""
+
+    def __init__(self, game: Explore):
+        self.game = game
+
+    def render_interface(self, frame: np.ndarray) -> np.ndarray:
+        left = len(self.game.current_level.get_sprites_by_name("gem"))
+        for k in range(min(left, 8)):
+            frame[0, 1 + 2 * k] = 11
+        return frame
+
+
+class Explore(ARCBaseGame):
+    """Collect every gem of a world larger than the screen; the camera follows."""
+
+    VIEW = 10
+
+    def __init__(self, data: dict):
+        self.memory = memory_of(data)
+        super().__init__(
+            game_id="explore",
+            levels=levels_of(data),
+            camera=camera_of(data, [GemsLeft(self)]),
+            available_actions=data["available_actions"],
+        )
+
+    def on_set_level(self, level: Level) -> None:
+        self.follow()
+
+    def follow(self) -> None:
+        width, height = self.memory[self.level_index]
+        player = self.current_level.get_sprites_by_name("player")[0]
+        self.camera.x = min(max(player.x - self.VIEW // 2, 0), width - self.VIEW)
+        self.camera.y = min(max(player.y - self.VIEW // 2, 0), height - self.VIEW)
+
+    def step(self) -> None:
+        move = MOVES.get(self.action.id.value)
+        if move is not None:
+            level = self.current_level
+            player = level.get_sprites_by_name("player")[0]
+            self.try_move_sprite(player, *move)
+            for gem in level.get_sprites_by_name("gem"):
+                if (gem.x, gem.y) == (player.x, player.y):
+                    level.remove_sprite(gem)
+            self.follow()
+            if not level.get_sprites_by_name("gem"):
+                self.next_level()
+        self.complete_action()
+
+
+GAMES = {"Explore": Explore, "Glue": Glue, "Keys": Keys, "Lights": Lights, "Push": Push}
 
 
 def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:

@@ -1,7 +1,13 @@
 """The ARC-AGI-3 games: each a module with its levels, rule and ``GAME``."""
 
-from gridax.envs.arc3.games import glue, keys, lights, push
+from gridax.envs.arc3.games import explore, glue, keys, lights, push
 
-GAMES = {"Glue": glue.GAME, "Keys": keys.GAME, "Lights": lights.GAME, "Push": push.GAME}
+GAMES = {
+    "Explore": explore.GAME,
+    "Glue": glue.GAME,
+    "Keys": keys.GAME,
+    "Lights": lights.GAME,
+    "Push": push.GAME,
+}
 
-__all__ = ["GAMES", "glue", "keys", "lights", "push"]
+__all__ = ["GAMES", "explore", "glue", "keys", "lights", "push"]

@@ -1,0 +1,147 @@
+"""Explore: walk (ACTION1-4: up, down, left, right) a world larger than the screen and
+collect every gem; the camera follows the player.
+
+The camera shows 10x10 cells around the player, kept inside the world; walking onto a
+gem collects it (gems do not block). The gems left are the dots along the screen's top
+row; the level is complete when none is left.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.camera import draw_square
+from gridax.envs.arc3.game import Game, Level
+from gridax.envs.arc3.games import maps
+from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
+
+KINDS = ("wall", "gem", "player")
+WALL, GEM, PLAYER = range(len(KINDS))
+COLOURS = {"wall": 1, "gem": 11, "player": 9}
+MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
+VIEW = 10  # cells the camera shows across and down
+WORLD_WIDTH, WORLD_HEIGHT = 0, 1  # memory: the world's size, for the camera's bounds
+
+# "#" wall, "P" player, "g" gem.
+MAPS = (
+    (
+        "################",
+        "#P.....#.......#",
+        "#.####.#.####..#",
+        "#.#g...#....#..#",
+        "#.#.####.##.#..#",
+        "#.#.....g#..#..#",
+        "#.######.#.##..#",
+        "#........#...g.#",
+        "#..#######.....#",
+        "#..............#",
+        "################",
+    ),
+    (
+        "####################",
+        "#P.......#.........#",
+        "#.######.#.#######.#",
+        "#.#....#.#.#.....#.#",
+        "#.#.##.#...#.###.#.#",
+        "#.#.#..#####.#g#.#.#",
+        "#.#.####.....#.#...#",
+        "#.#......###.#.###.#",
+        "#.########.#.#.....#",
+        "#..........#.#####.#",
+        "#.########.#.....#.#",
+        "#..g.....#.#####.#.#",
+        "#.######.#.......#g#",
+        "####################",
+    ),
+    (
+        "########################",
+        "#P.........#...........#",
+        "#.########.#.#########.#",
+        "#.#........#.#.......#.#",
+        "#.#.####.#.#.#.#####.#.#",
+        "#.#.#g.#.#...#.#g..#.#.#",
+        "#.#.#..#.#####.#.#.#.#.#",
+        "#.#.##.#.........#.....#",
+        "#......#########.#####.#",
+        "#.######...............#",
+        "#........#####.#######.#",
+        "#.######.#...#.......#.#",
+        "#.#......#.#.#######.#.#",
+        "#.########.#.........#.#",
+        "#..........#############",
+        "########################",
+    ),
+)
+
+# A shortest solution of each level (gridax.envs.arc3.search).
+SOLUTIONS = (
+    "444442233322444441144422322444",
+    "222222222244331111111111444444422244111444444442222222222211113333111",
+    "22222224444411132422333111114444422224444444411",
+)
+
+
+def level_of(rows: tuple[str, ...]) -> Level:
+    """A level from a map: the world is the whole map, the camera a 10x10 view of it."""
+    layers = {"gem": 0, "player": 1}
+    gems = [
+        Sprite(g.pixels, g.kind, g.x, g.y, g.layer, collidable=False)
+        for g in maps.dots(rows, {"g": "gem"}, COLOURS, layers)
+    ]
+    player = maps.dots(rows, {"P": "player"}, COLOURS, layers)
+    return Level(
+        (maps.wall(rows, COLOURS["wall"]), *gems, *player),
+        grid_size=(VIEW, VIEW),
+        memory=maps.size(rows),
+    )
+
+
+def follow(state, game: Game):
+    """The camera centred on the player, kept inside the world."""
+    player = rules.slot_of(state, PLAYER)
+    x = jnp.clip(state.table.x[player] - VIEW // 2, 0, state.memory[WORLD_WIDTH] - VIEW)
+    y = jnp.clip(state.table.y[player] - VIEW // 2, 0, state.memory[WORLD_HEIGHT] - VIEW)
+    return eqx.tree_at(lambda s: (s.camera.x, s.camera.y), state, (x, y))
+
+
+def rule(state, action, game: Game):
+    """One frame of an action: every action completes in one frame."""
+    player = rules.slot_of(state, PLAYER)
+    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    state, _ = rules.try_move(state, player, step[0], step[1], game)
+    table = state.table
+    on_player = (table.x == table.x[player]) & (table.y == table.y[player])
+    collected = table.exists & (table.kind == GEM) & on_player
+    state = eqx.tree_at(lambda s: s.table.exists, state, table.exists & ~collected)
+    state = follow(state, game)
+    left = jnp.sum(state.table.exists & (state.table.kind == GEM))
+    state = rules.next_level(state, len(game.levels), left == 0)
+    return rules.complete(state)
+
+
+def ui(state, frame, game: Game):
+    """Gems left: one dot every two pixels along the top row."""
+    left = jnp.sum(state.table.exists & (state.table.kind == GEM))
+    for k in range(8):
+        frame = draw_square(frame, 1 + 2 * k, 0, 1, COLOURS["gem"], left > k)
+    return frame
+
+
+GAME = Game(
+    name="Explore",
+    levels=tuple(level_of(rows) for rows in MAPS),
+    kinds=KINDS,
+    rule=rule,
+    available_actions=(1, 2, 3, 4),
+    num_slots=8,
+    pixel_size=24,
+    reach=24,
+    memory_size=2,
+    max_frames=2,
+    ui=ui,
+    on_set_level=follow,
+    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+)
