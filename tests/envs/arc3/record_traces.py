@@ -1,7 +1,8 @@
 """Records the reference traces that tests/envs/arc3/test_games.py replays: for each game,
 per level an episode that plays the solutions of the levels before it and then 60 random
-actions (seed 0), and one that plays every level's solution, then acts on the won game and
-resets it, answered by the game's arcengine reference.
+actions (seed 0), for a game with undo one that undoes past the bottom of a full stack,
+and one that plays every level's solution, then acts on the won game and resets it,
+answered by the game's arcengine reference.
 
     python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE [GAME ...]
 """
@@ -19,6 +20,7 @@ import numpy as np
 
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
+from gridax.envs.arc3.types import UNDO
 
 HERE = Path(__file__).parent
 REFERENCE = HERE / "reference" / "games.py"
@@ -46,13 +48,27 @@ def random_actions(rng: np.random.Generator, game, count: int) -> list[list[int]
 
 
 def random_episodes(game, seed: int, count: int) -> list[list[list[int]]]:
-    """Per level, its predecessors' solutions, then ``count`` random actions."""
+    """Per level, its predecessors' solutions, then ``count`` random actions; for a game
+    with undo, one more that fills the undo stack past its depth in the last level and
+    then empties it."""
     rng = np.random.default_rng(seed)
-    return [
+    episodes = [
         [a for moves in game.solutions[:level] for a in as_triples(moves)]
         + random_actions(rng, game, count)
         for level in range(len(game.levels))
     ]
+    if UNDO in game.available_actions:
+        # Into the last level, half its solution (distinct states), random actions up
+        # to past the stack's depth, then undo until the stack is empty and beyond.
+        before = [a for moves in game.solutions[:-1] for a in as_triples(moves)]
+        last = as_triples(game.solutions[-1])
+        played = last[: len(last) // 2]
+        moves = [a for a in game.available_actions if a != UNDO]
+        extra = max(game.undo_depth + 8 - len(played), 0)
+        played += [[int(rng.choice(moves)), 0, 0] for _ in range(extra)]
+        undos = [[UNDO, 0, 0]] * (len(played) + 2)
+        episodes.append(before + played + undos + random_actions(rng, game, count))
+    return episodes
 
 
 def trace_path(name: str) -> Path:

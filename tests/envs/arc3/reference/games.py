@@ -277,7 +277,81 @@ class Explore(ARCBaseGame):
         self.complete_action()
 
 
-GAMES = {"Explore": Explore, "Glue": Glue, "Keys": Keys, "Lights": Lights, "Push": Push}
+class Undoable(ARCBaseGame):
+    """A game with ACTION7: before each other action (these games' actions take one
+    step) its level's sprites, camera and memory (``memory_names``) are saved,
+    ``UNDO_DEPTH`` at most; ACTION7 restores the last save in one frame. A new level or a
+    reset starts with none."""
+
+    UNDO_DEPTH = 32
+    memory_names: tuple[str, ...] = ()
+
+    def on_set_level(self, level: Level) -> None:
+        self.saved: list[tuple] = []
+
+    def save(self) -> tuple:
+        camera = self.camera
+        view = (camera.x, camera.y, camera.width, camera.height)
+        memory = tuple(getattr(self, name) for name in self.memory_names)
+        return [s.clone() for s in self.current_level.get_sprites()], view, memory
+
+    def restore(self, saved: tuple) -> None:
+        sprites, (x, y, width, height), memory = saved
+        level = self.current_level
+        level.remove_all_sprites()
+        for sprite in sprites:
+            level.add_sprite(sprite)
+        self.camera.x, self.camera.y = x, y
+        self.camera.resize(width, height)
+        for name, value in zip(self.memory_names, memory, strict=True):
+            setattr(self, name, value)
+
+    def step(self) -> None:
+        if self.action.id.value == 7:
+            if self.saved:
+                self.restore(self.saved.pop())
+            self.complete_action()
+            return
+        self.saved = (self.saved + [self.save()])[-self.UNDO_DEPTH :]
+        self.play()
+
+    def play(self) -> None:
+        raise NotImplementedError
+
+
+class Crumble(Undoable):
+    """Walk over every floor cell once; the cell left crumbles into a hole."""
+
+    memory_names = ("floor_left",)
+
+    def __init__(self, data: dict):
+        self.memory = memory_of(data)
+        super().__init__(
+            game_id="crumble",
+            levels=levels_of(data),
+            camera=camera_of(data, []),
+            available_actions=data["available_actions"],
+        )
+
+    def on_set_level(self, level: Level) -> None:
+        super().on_set_level(level)
+        (self.floor_left,) = self.memory[self.level_index]
+
+    def play(self) -> None:
+        move = MOVES.get(self.action.id.value)
+        if move is not None:
+            level = self.current_level
+            player = level.get_sprites_by_name("player")[0]
+            x, y = player.x, player.y
+            if not self.try_move_sprite(player, *move):
+                level.get_sprites_by_name("holes")[0].pixels[y, x] = 0
+                self.floor_left -= 1
+                if self.floor_left == 1:
+                    self.next_level()
+        self.complete_action()
+
+
+GAMES = {game.__name__: game for game in (Crumble, Explore, Glue, Keys, Lights, Push)}
 
 
 def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
