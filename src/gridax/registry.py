@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gridax.envs import arc, forage
+from gridax.envs import arc, arc3, forage
 from gridax.interface import Env
 from gridax.validation import close_matches
 
@@ -17,6 +17,7 @@ from gridax.validation import close_matches
 _PACKAGES: tuple[tuple[Callable[[], list[str]], Callable[..., Env]], ...] = (
     (arc.registered_ids, arc.make_env),
     (forage.registered_ids, forage.make_env),
+    (arc3.registered_ids, arc3.make_env),
 )
 
 
@@ -32,7 +33,8 @@ def make(env_id: str, **overrides) -> Env:
     banks: ``"training"``, the default, or ``"evaluation"``) or, for ``ArcFolder-v0``,
     ``path=``; ``ArcGen-*`` ids (generated tasks) take the generator's knobs
     (``min_size``, ``max_size``, ``num_objects``, ``num_colours``, ``num_pairs``).
-    Forage ids take any :class:`~gridax.envs.forage.ForageConfig` field.
+    Forage ids take any :class:`~gridax.envs.forage.ForageConfig` field; ARC-AGI-3 ids
+    (``Arc3-<Game>-v0``) take ``max_episode_steps`` and ``strict``.
 
     >>> make("ForagaxTwoBiome-v1", aperture=7).observation_space.shape  # colour one-hot
     (7, 7, 2)

@@ -29,6 +29,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int32
 
+from gridax.batching import select_envs
 from gridax.interface import Env
 from gridax.validation import require_type
 
@@ -88,11 +89,10 @@ class EpisodeMetrics(eqx.Module):
         episode_return = state.episode_return + reward.astype(jnp.float32)
         episode_length = state.episode_length + 1
         finished = self.env.episode_metrics(info, episode_length)
-        returned_metrics = jax.tree.map(
-            lambda new, old: jnp.where(done, new, old).astype(old.dtype),
-            finished,
-            state.returned_metrics,
+        finished = jax.tree.map(
+            lambda new, old: new.astype(old.dtype), finished, state.returned_metrics
         )
+        returned_metrics = select_envs(done, finished, state.returned_metrics)
         next_state = EpisodeMetricsState(
             inner=inner,
             episode_return=jnp.where(done, 0.0, episode_return),

@@ -2,13 +2,22 @@
 Prize's own (`arcengine`): sprites, levels, the camera, collisions, the game loop with
 RESET, multi-frame actions, next level, win and lose, undo (docs/arc3.md).
 
-Public submodules: ``rules`` (what a game's rule calls), ``games``.
+Public submodules: ``rules`` (what a game's rule calls), ``games``, ``pictures``
+(PNG and GIF of frames), ``search`` (shortest solutions). ``Arc3Env`` is a game
+behind :class:`gridax.Env` (ids ``Arc3-<Game>-v0``).
 """
 
-from gridax.envs.arc3 import games, rules
+from gridax.envs.arc3 import games, pictures, rules, search
 from gridax.envs.arc3.camera import Camera
 from gridax.envs.arc3.env import batch_reset, batch_step, render, reset, step
 from gridax.envs.arc3.game import Game, Level, to_json
+from gridax.envs.arc3.interface import (
+    Arc3Config,
+    Arc3Env,
+    Arc3EnvState,
+    make_env,
+    registered_ids,
+)
 from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table
 from gridax.envs.arc3.types import (
     ACTION1,
@@ -43,6 +52,9 @@ __all__ = [
     "UNDO",
     "WIN",
     "Action",
+    "Arc3Config",
+    "Arc3Env",
+    "Arc3EnvState",
     "Arc3State",
     "Blocking",
     "Camera",
@@ -54,9 +66,13 @@ __all__ = [
     "batch_step",
     "build_table",
     "games",
+    "make_env",
+    "pictures",
+    "registered_ids",
     "render",
     "reset",
     "rules",
+    "search",
     "step",
     "to_json",
 ]

@@ -9,6 +9,7 @@ order), transparent pixels skipped; it is scaled up by the largest whole factor 
 from __future__ import annotations
 
 import equinox as eqx
+import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Int8, Int32
 
@@ -88,7 +89,7 @@ def screen_to_world(camera: Camera, screen_x, screen_y):
     return cell_x + camera.x, cell_y + camera.y, on_view
 
 
-def draw_square(screen, x, y, size: int, colour: int, when=True):
+def draw_square(screen, x, y, size: int, colour: int, when: bool | jax.Array = True):
     """``screen`` with a ``size`` x ``size`` square of ``colour`` at screen ``(x, y)``
     where ``when`` (a UI element)."""
     rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y

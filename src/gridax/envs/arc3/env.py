@@ -12,7 +12,8 @@ An action runs like this (arcengine's fixed game loop):
 
 ``step`` returns the frames the action made, ``[max_frames, 64, 64]``, padded by
 repeating the last one, and their number (0 when nothing happened). An action the game
-does not offer, or a click off the screen, is a no-op flagged in ``info``.
+does not offer, or a click off the screen, is a no-op flagged in ``info`` when traced,
+and a ``ValueError`` naming it when ``step`` is called with concrete values.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import NamedTuple
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from gridax.batching import cond_rare
 from gridax.dispatch import per_config
@@ -270,8 +272,31 @@ def reset(game: Game) -> tuple[Arc3State, jax.Array]:
     return _compiled(game).reset()
 
 
+def check_action(action: Action, game: Game) -> None:
+    """Raises a ``ValueError`` naming a concrete action the game does not offer or a
+    click off the screen (traced actions are checked inside: flagged no-ops)."""
+    try:
+        ids, xs, ys = (np.asarray(leaf) for leaf in (action.id, action.x, action.y))
+    except jax.errors.TracerArrayConversionError:
+        return
+    offered = np.asarray(game.offers(ids))
+    if not offered.all():
+        bad = sorted(set(np.atleast_1d(ids[~offered]).tolist()))
+        raise ValueError(
+            f"game {game.name!r} offers RESET and {list(game.available_actions)}; got action "
+            f"id {', '.join(map(str, bad))}"
+        )
+    off = (ids == CLICK) & ((xs < 0) | (ys < 0) | (xs >= cam.SCREEN) | (ys >= cam.SCREEN))
+    if off.any():
+        where = np.flatnonzero(np.atleast_1d(off))[0]
+        x, y = np.atleast_1d(xs)[where], np.atleast_1d(ys)[where]
+        raise ValueError(f"clicks land on the 64x64 screen (x, y in 0-63); got ({x}, {y})")
+
+
 def step(state: Arc3State, action: Action, game: Game):
-    """``(state, frames, info)`` after one action (module docstring)."""
+    """``(state, frames, info)`` after one action (module docstring); a concrete bad
+    action is a ``ValueError`` (:func:`check_action`)."""
+    check_action(action, game)
     return _compiled(game).step(state, action)
 
 
@@ -280,4 +305,5 @@ def batch_reset(num_envs: int, game: Game):
 
 
 def batch_step(states: Arc3State, actions: Action, game: Game):
+    check_action(actions, game)
     return _compiled(game).batch_step(states, actions)

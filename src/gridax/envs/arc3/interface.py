@@ -1,0 +1,273 @@
+"""``Arc3Env``: an ARC-AGI-3 game behind :class:`gridax.Env`, and its ids
+``Arc3-<Game>-v0`` (``games.GAMES``).
+
+An episode is one play of the whole game from its first level. The observation is the
+last frame the action made (64x64 ``int8``); ``info["frames"]`` holds all of them
+(``[max_frames, 64, 64]``, ``info["frame_count"]`` real). The reward is the change in
+levels completed (so an episode's return is the levels completed at its end; a RESET
+that restarts the whole game gives back what it had). The episode terminates when the
+game is won or lost (``GAME_OVER``) and is truncated after ``max_episode_steps``
+actions; a finished episode is absorbing. Actions are :class:`~gridax.envs.arc3.Action`
+(``id`` 0-7, click ``x``/``y`` 0-63); one the game does not offer, or a click off the
+screen, is a flagged no-op (``info["invalid_action"]``), or an error with
+``strict=True``.
+
+Scoring (ARC-AGI-3's per-level action counts): ``info["level_actions"]`` counts the
+actions sent while each level was current, RESETs and no-ops included;
+``episode_metrics`` reports them with ``efficiency``, the mean over levels of
+``min(1, reference / actions) ** 2`` for completed levels (0 for the others), where
+``reference`` is the length of the game's reference solution of the level.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import ClassVar, NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Bool, Int8, Int32, UInt32
+
+from gridax import prng, spaces
+from gridax.dispatch import per_config
+from gridax.envs.arc3 import env as functional
+from gridax.envs.arc3 import pictures
+from gridax.envs.arc3.camera import SCREEN
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.games import GAMES
+from gridax.envs.arc3.types import GAME_OVER, NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3State
+from gridax.fields import as_dtype
+from gridax.interface import Env
+from gridax.validation import close_matches, require_type
+
+IDS = {f"Arc3-{name}-v0": name for name in GAMES}
+
+
+@dataclasses.dataclass(frozen=True)
+class Arc3Config:
+    """An ARC-AGI-3 env's settings.
+
+    Attributes:
+        game: the game (``games.GAMES`` has the registered ones; any :class:`Game` works).
+        max_episode_steps: actions after which an episode is truncated (None: never).
+        strict: raise through ``eqx.error_if`` on an action the game does not offer or a
+            click off the screen instead of treating it as a flagged no-op.
+    """
+
+    game: Game
+    max_episode_steps: int | None = 500
+    strict: bool = False
+
+    def __post_init__(self):
+        require_type("game", self.game, Game, "an arc3.Game")
+        if self.max_episode_steps is not None and self.max_episode_steps < 1:
+            raise ValueError(
+                f"max_episode_steps must be >= 1 or None; got {self.max_episode_steps}"
+            )
+
+
+class Arc3EnvState(eqx.Module):
+    """The game, the env's PRNG key (games are deterministic: it only keeps the
+    contract), the actions taken this episode and per level, and the last frame."""
+
+    game: Arc3State
+    key: UInt32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.uint32))
+    steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    level_actions: Int32[Array, "*b L"] = eqx.field(converter=as_dtype(jnp.int32))
+    frame: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))
+
+
+def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
+    over = (state.game.status == WIN) | (state.game.status == GAME_OVER)
+    limit = config.max_episode_steps
+    return over if limit is None else over | (state.steps >= limit)
+
+
+def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
+    game, frame = functional.reset(config.game)
+    levels = jnp.zeros(len(config.game.levels), jnp.int32)
+    return Arc3EnvState(game, prng.key_data(key), jnp.int32(0), levels, frame), frame
+
+
+def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
+    game, frames, info = functional.step(state.game, action, config.game)
+    reward = (game.score - state.game.score).astype(jnp.float32)
+    if config.strict:
+        reward = eqx.error_if(
+            reward,
+            info["invalid_action"],
+            f"action not offered by {config.game.name!r} (RESET and "
+            f"{list(config.game.available_actions)}) or a click off the 64x64 screen",
+        )
+    moved = Arc3EnvState(
+        game,
+        state.key,
+        state.steps + 1,
+        state.level_actions.at[state.game.level].add(1),
+        frames[-1],
+    )
+    # A finished episode is absorbing: nothing changes, no reward.
+    was_finished = _finished(state, config)
+    new = jax.tree.map(lambda a, b: jnp.where(was_finished, b, a), moved, state)
+    reward = jnp.where(was_finished, 0.0, reward)
+    info = {
+        **info,
+        "frames": jnp.where(was_finished, state.frame, frames),
+        "frame_count": jnp.where(was_finished, 0, info["frame_count"]),
+        "level_actions": new.level_actions,
+        "terminated": (new.game.status == WIN) | (new.game.status == GAME_OVER),
+        "truncated": _finished(new, config)
+        & (new.game.status != WIN)
+        & (new.game.status != GAME_OVER),
+    }
+    return new, new.frame, reward, _finished(new, config), info
+
+
+class _Compiled(NamedTuple):
+    reset: Callable
+    step: Callable
+    batch_reset: Callable
+    batch_step: Callable
+
+
+def _compile(config: Arc3Config) -> _Compiled:
+    def reset(key):
+        return _reset(key, config)
+
+    def step(state, action):
+        return _step(state, action, config)
+
+    # Strict checks raise through eqx.error_if: eqx.filter_jit names their failure
+    # (EquinoxRuntimeError), as the ARC env's do.
+    jit = eqx.filter_jit if config.strict else jax.jit
+    return _Compiled(jit(reset), jit(step), jit(jax.vmap(reset)), jit(jax.vmap(step)))
+
+
+_compiled = per_config(_compile)
+
+
+class Arc3Env(Env):
+    """An ARC-AGI-3 game (module docstring)."""
+
+    env_id: str = eqx.field(static=True)
+    config: Arc3Config = eqx.field(static=True)
+
+    kind: ClassVar[str] = "arc3"
+
+    @property
+    def game(self) -> Game:
+        return self.config.game
+
+    @property
+    def default_params(self) -> None:
+        return None  # the levels are part of the game, compiled in
+
+    def reset(self, key, params=None):
+        return _compiled(self.config).reset(key)
+
+    def step(self, state, action):
+        return _compiled(self.config).step(state, action)
+
+    def batch_reset(self, keys, params=None):
+        return _compiled(self.config).batch_reset(keys)
+
+    def batch_step(self, states, actions):
+        return _compiled(self.config).batch_step(states, actions)
+
+    def observe(self, state):
+        return state.frame
+
+    def terminated(self, state):
+        return (state.game.status == WIN) | (state.game.status == GAME_OVER)
+
+    def truncated(self, state):
+        return _finished(state, self.config) & ~self.terminated(state)
+
+    @property
+    def available_actions(self) -> Bool[Array, " 8"]:
+        """Which action ids the game offers (RESET always): a mask for a policy."""
+        return self.game.offers(jnp.arange(NUM_ACTIONS))
+
+    def reference_actions(self) -> np.ndarray:
+        """The length of the game's reference solution of each level."""
+        return np.array([len(moves) for moves in self.game.solutions], np.int32)
+
+    def episode_metrics(self, info, length):
+        shape = jnp.shape(info["level_actions"])  # [..., levels]
+        level = jnp.broadcast_to(jnp.arange(shape[-1]), shape)
+        completed = level < info["levels_completed"][..., None]
+        spent = jnp.maximum(info["level_actions"], 1)
+        reference = jnp.broadcast_to(jnp.asarray(self.reference_actions()), shape)
+        ratio = jnp.minimum(1.0, reference / spent) ** 2
+        return {
+            "levels_completed": info["levels_completed"],
+            "won": info["status"] == WIN,
+            "level_actions": info["level_actions"],
+            "efficiency": jnp.mean(jnp.where(completed, ratio, 0.0), axis=-1),
+        }
+
+    def invariant_violations(self, states):
+        game, levels = states.game, len(self.game.levels)
+        colours = jnp.all((states.frame >= 0) & (states.frame < 16), axis=(-1, -2))
+        checks = {
+            "level_in_range": (game.level >= 0) & (game.level < levels),
+            "score_in_range": (game.score >= 0) & (game.score <= levels),
+            "status_known": (game.status >= 0) & (game.status < len(STATUS_NAMES)),
+            "undo_stack_in_range": (game.history_size >= 0)
+            & (game.history_size <= max(self.game.undo_depth, 1)),
+            "frame_colours": colours,
+            "steps_counted": jnp.sum(states.level_actions, axis=-1) == states.steps,
+        }
+        return {name: jnp.sum(~ok, dtype=jnp.int32) for name, ok in checks.items()}
+
+    def render(self, state, *, env: int = 0, cell: int = 8, path=None):
+        """The state's last frame as RGB (``cell`` pixels per frame pixel)."""
+        frame = state.frame if state.frame.ndim == 2 else state.frame[env]
+        image = pictures.picture(frame, cell)
+        if path is not None:
+            pictures.write(frame, path, cell)
+        return image
+
+    def checkpoint_filter(self, state):
+        require_type("state", state, Arc3EnvState, "an Arc3EnvState")
+        return jax.tree.map(lambda _: True, state)  # the state holds the whole game
+
+    def restore_task_data(self, state, params=None):
+        return state
+
+    def params_identity(self, params=None) -> dict:
+        return {}
+
+    @property
+    def observation_space(self) -> spaces.Box:
+        return spaces.Box(0, 15, (SCREEN, SCREEN), jnp.int8)
+
+    @property
+    def action_space(self) -> spaces.Dict:
+        fields = {
+            "id": spaces.Discrete(NUM_ACTIONS),
+            "x": spaces.Discrete(SCREEN),
+            "y": spaces.Discrete(SCREEN),
+        }
+        return spaces.Dict(fields, cls=Action)
+
+
+def registered_ids() -> list[str]:
+    return list(IDS)
+
+
+def make_env(env_id: str, **overrides) -> Arc3Env:
+    """The game registered as ``env_id``, with :class:`Arc3Config` fields overridden
+    (``max_episode_steps``, ``strict``)."""
+    if env_id not in IDS:
+        hint = close_matches(env_id, IDS, cutoff=0.5)
+        raise ValueError(f"unknown ARC-AGI-3 id {env_id!r};{hint} registered: {', '.join(IDS)}")
+    unknown = set(overrides) - {"max_episode_steps", "strict"}
+    if unknown:
+        raise ValueError(
+            f"{env_id}: unknown options {sorted(unknown)}; it takes max_episode_steps, strict"
+        )
+    return Arc3Env(env_id, Arc3Config(GAMES[IDS[env_id]], **overrides))

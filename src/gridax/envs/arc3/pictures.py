@@ -1,0 +1,48 @@
+"""Pictures of ARC-AGI-3 frames: each of the 64x64 pixels a ``cell`` x ``cell`` square in
+ARC-AGI-3's 16-colour palette (5 is black, the engine's default background); PNG/SVG
+files and animated GIFs (:func:`frames_gif`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, UInt8
+
+from gridax import pictures as shared
+
+# ARC-AGI-3's colours 0-15 (the palette its viewers draw frames with).
+PALETTE = np.array(
+    [
+        [255, 255, 255], [204, 204, 204], [153, 153, 153], [102, 102, 102],
+        [51, 51, 51], [0, 0, 0], [229, 58, 163], [255, 123, 204],
+        [249, 60, 49], [30, 147, 255], [136, 216, 241], [255, 220, 0],
+        [255, 133, 27], [146, 18, 49], [79, 204, 48], [163, 86, 214],
+    ],
+    np.uint8,
+)  # fmt: skip
+
+
+def picture(frame, cell: int = 8) -> UInt8[Array, "h w 3"]:
+    """One 64x64 frame as an RGB ``uint8`` array, ``cell`` pixels per frame pixel.
+    Jittable."""
+    if cell < 1:
+        raise ValueError(f"cell must be a positive number of pixels; got {cell}")
+    rgb = jnp.asarray(PALETTE)[jnp.clip(jnp.asarray(frame), 0, 15)]
+    return jnp.repeat(jnp.repeat(rgb, cell, axis=0), cell, axis=1)
+
+
+def write(frame, path: str | Path, cell: int = 8) -> Path:
+    """One frame as a ``.png`` or ``.svg`` file."""
+    return shared.write(picture(frame, cell), path)
+
+
+def frames_gif(
+    frames: Sequence, path: str | Path, *, cell: int = 4, milliseconds: int = 120
+) -> Path:
+    """An animated GIF of 64x64 frames."""
+    return shared.write_gif(
+        [np.asarray(picture(f, cell)) for f in frames], path, milliseconds=milliseconds
+    )

@@ -1,0 +1,158 @@
+"""ARC-AGI-3 games behind gridax.Env: ids, rewards and episode ends, scoring, the gymnax
+adapter, AutoReset with EpisodeMetrics, strict mode, pictures."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import gridax
+from gridax.envs import arc3
+from gridax.envs.arc3.games import GAMES
+from gridax.wrappers import AutoReset, EpisodeMetrics, GymnaxEnv
+
+from .record_traces import as_triples
+
+
+def actions_of(triples) -> arc3.Action:
+    return arc3.Action(*np.asarray(triples, np.int32).T)
+
+
+def play(env, triples):
+    state, _ = env.reset(jax.random.key(0))
+    rewards, dones, infos = [], [], []
+    for triple in triples:
+        state, _, reward, done, info = env.step(state, arc3.Action(*triple))
+        rewards.append(float(reward))
+        dones.append(bool(done))
+        infos.append(info)
+    return state, rewards, dones, infos
+
+
+def test_every_game_is_registered_with_its_spaces():
+    ids = [i for i in gridax.registered_ids() if i.startswith("Arc3-")]
+    assert ids == [f"Arc3-{name}-v0" for name in GAMES]
+    env = gridax.make("Arc3-Lights-v0")
+    assert env.observation_space.shape == (64, 64) and env.observation_space.dtype == jnp.int8
+    assert set(env.action_space.spaces) == {"id", "x", "y"}
+    assert np.flatnonzero(env.available_actions).tolist() == [0, 6]
+
+
+def test_the_solution_wins_with_full_efficiency_and_the_episode_is_absorbing():
+    env = gridax.make("Arc3-Keys-v0")
+    solution = [a for moves in env.game.solutions for a in as_triples(moves)]
+    state, rewards, dones, infos = play(env, solution + [[1, 0, 0], [0, 0, 0]])
+    assert sum(rewards) == len(env.game.levels) and dones[len(solution) - 1]
+    assert not any(dones[: len(solution) - 1]) and rewards[-2:] == [0.0, 0.0]
+    assert int(state.game.status) == arc3.WIN and int(state.steps) == len(solution)
+    metrics = env.episode_metrics(infos[len(solution) - 1], jnp.int32(len(solution)))
+    assert metrics["level_actions"].tolist() == env.reference_actions().tolist()
+    assert float(metrics["efficiency"]) == 1.0 and bool(metrics["won"])
+
+
+def test_efficiency_is_the_mean_of_squared_action_ratios_over_levels():
+    """Level 0 solved in twice the reference's 2 actions (a step up and back first),
+    levels 1 and 2 not solved: (2/4)**2 / 3 levels."""
+    env = gridax.make("Arc3-Push-v0")
+    reference = env.reference_actions()
+    assert int(reference[0]) == 2
+    wasted = [[1, 0, 0], [2, 0, 0]]
+    _, _, _, infos = play(env, wasted + as_triples(env.game.solutions[0]) + [[2, 0, 0]])
+    metrics = env.episode_metrics(infos[-1], jnp.int32(len(infos)))
+    assert int(metrics["levels_completed"]) == 1
+    assert metrics["level_actions"].tolist() == [2 * int(reference[0]), 1, 0]
+    np.testing.assert_allclose(float(metrics["efficiency"]), 0.25 / 3)
+
+
+def test_a_lost_game_terminates_and_a_long_one_is_truncated():
+    lights = gridax.make("Arc3-Lights-v0")
+    budget = lights.game.levels[0].memory[0]
+    _, _, dones, infos = play(lights, [[6, 0, 63]] * budget)  # clicks on no cell
+    assert dones[-1] and not any(dones[:-1]) and bool(infos[-1]["terminated"])
+    assert arc3.STATUS_NAMES[int(infos[-1]["status"])] == "GAME_OVER"
+    keys = gridax.make("Arc3-Keys-v0", max_episode_steps=3)
+    _, _, dones, infos = play(keys, [[1, 0, 0]] * 3)
+    assert dones == [False, False, True] and bool(infos[-1]["truncated"])
+
+
+def test_gymnax_adapter_with_flat_actions():
+    env = GymnaxEnv(gridax.make("Arc3-Keys-v0"))
+    params = env.default_params
+    obs, state = env.reset(jax.random.key(0), params)
+    assert obs.shape == (64, 64)
+    assert env.action_space(params).n == 8 * 64 * 64
+    down = 2 * 64 * 64  # id 2 (ACTION2), x 0, y 0
+    step = jax.jit(env.step)
+    obs2, state, reward, terminated, truncated, _ = step(jax.random.key(1), state, down, params)
+    assert not np.array_equal(obs, obs2) and float(reward) == 0.0 and not bool(terminated)
+
+
+def test_auto_reset_and_episode_metrics_report_the_finished_game():
+    env = gridax.make("Arc3-Push-v0")
+    solution = [a for moves in env.game.solutions for a in as_triples(moves)]
+    runner = EpisodeMetrics(AutoReset(env))
+    state, _ = runner.reset(jax.random.key(0), 2)
+    step = jax.jit(runner.step)
+    for triple in solution:
+        state, _, _, done, info = step(state, actions_of([triple, [1, 0, 0]]))
+    assert done.tolist() == [True, False]
+    assert info["returned_episode_efficiency"].tolist() == [1.0, 0.0]
+    assert info["returned_episode_level_actions"][0].tolist() == env.reference_actions().tolist()
+    assert info["returned_episode_returns"].tolist() == [3.0, 0.0]
+    games = state.inner.env_state.game
+    assert games.level.tolist() == [0, 0] and int(games.status[0]) == arc3.NOT_PLAYED
+
+
+def test_strict_mode_names_the_bad_action():
+    env = gridax.make("Arc3-Keys-v0", strict=True)
+    state, _ = env.reset(jax.random.key(0))
+    with pytest.raises(eqx.EquinoxRuntimeError, match=r"not offered by 'Keys' \(RESET and \[1, 2"):
+        env.step(state, arc3.Action(6, 3, 3))
+    lenient = gridax.make("Arc3-Keys-v0")
+    same, obs, _, _, info = lenient.step(state, arc3.Action(6, 3, 3))
+    assert bool(info["invalid_action"]) and int(info["frame_count"]) == 0
+    np.testing.assert_array_equal(obs, state.frame)
+
+
+def test_concrete_bad_actions_are_named_errors_of_the_functional_step():
+    game = GAMES["Keys"]
+    state, _ = arc3.reset(game)
+    with pytest.raises(
+        ValueError, match=r"'Keys' offers RESET and \[1, 2, 3, 4\]; got action id 6"
+    ):
+        arc3.step(state, arc3.Action(6, 3, 3), game)
+    lights = GAMES["Lights"]
+    state, _ = arc3.reset(lights)
+    with pytest.raises(ValueError, match=r"clicks land on the 64x64 screen .* got \(64, 3\)"):
+        arc3.step(state, arc3.Action(6, 64, 3), lights)
+    states, _ = arc3.batch_reset(2, lights)
+    with pytest.raises(ValueError, match=r"got action id 9"):
+        arc3.batch_step(states, actions_of([[6, 1, 1], [9, 0, 0]]), lights)
+    # Traced, the same actions are flagged no-ops.
+    _, frames, info = jax.jit(lambda s: arc3.step(s, arc3.Action(6, 64, 3), lights))(state)
+    assert bool(info["invalid_action"]) and int(info["frame_count"]) == 0
+
+
+def test_unknown_ids_and_options_are_named():
+    with pytest.raises(ValueError, match="did you mean 'Arc3-Keys-v0'"):
+        gridax.make("Arc3-Key-v0")
+    with pytest.raises(ValueError, match=r"unknown options \['episode_length'\]"):
+        gridax.make("Arc3-Keys-v0", episode_length=5)
+
+
+def test_pictures_of_frames(tmp_path):
+    env = gridax.make("Arc3-Explore-v0")
+    state, obs = env.reset(jax.random.key(0))
+    image = env.render(state, cell=2, path=tmp_path / "start.png")
+    assert image.shape == (128, 128, 3) and image.dtype == jnp.uint8
+    assert (tmp_path / "start.png").stat().st_size > 0
+    np.testing.assert_array_equal(np.asarray(image)[::2, 1::2], arc3.pictures.PALETTE[obs])
+    frames = [obs]
+    for action in (2, 2, 4):
+        state, obs, *_ = env.step(state, arc3.Action(action))
+        frames.append(obs)
+    gif = arc3.pictures.frames_gif(frames, tmp_path / "walk.gif", cell=2)
+    assert gif.read_bytes()[:6] == b"GIF89a"
