@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "gridax"
-ENV_PACKAGES = ("arc", "forage")
+ENV_PACKAGES = ("arc", "arc3", "forage")
 SHARED = sorted(p for p in SRC.rglob("*.py") if "envs" not in p.relative_to(SRC).parts)
 
 
