@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from gridax.envs.arc3 import reference
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import UNDO
 
 HERE = Path(__file__).parent
-REFERENCE = HERE / "reference" / "games.py"
+REFERENCE = reference.GAMES_SCRIPT
 FIXTURES = HERE.parents[1] / "fixtures" / "arc3"
 
 
@@ -76,7 +77,7 @@ def trace_path(name: str) -> Path:
 
 
 def ask_reference(python: str, game, episodes: list) -> list:
-    """The reference's (``reference/games.py``) record of ``episodes`` on ``game``."""
+    """The reference's record of ``episodes`` on ``game`` (its ``games.py``)."""
     with tempfile.TemporaryDirectory() as folder:
         levels, played = Path(folder) / "levels.json", Path(folder) / "episodes.json"
         levels.write_text(json.dumps(to_json(game)))

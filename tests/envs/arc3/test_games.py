@@ -1,6 +1,7 @@
 """Every game, frame for frame, against its reference written on ARC Prize's engine
-(``reference/games.py``): recorded traces (tests/fixtures/arc3/<game>_trace.json) always,
-fresh ones live where arcengine is installed (``make arc3-parity``)."""
+(``gridax/envs/arc3/reference/games.py``): recorded traces
+(tests/fixtures/arc3/<game>_trace.json.gz) always, fresh ones live where arcengine is
+installed (``make arc3-parity``)."""
 
 from __future__ import annotations
 

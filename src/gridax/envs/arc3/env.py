@@ -46,7 +46,7 @@ from gridax.envs.arc3.types import (
 
 def render(state: Arc3State, game: Game):
     """The 64x64 frame of a state: the camera's view, then the game's UI layer."""
-    screen = cam.frame(state.table, state.camera, game.max_downscale)
+    screen = cam.frame(state.table, state.camera, game.max_downscale, game.view_size)
     return screen if game.ui is None else game.ui(state, screen, game)
 
 

@@ -62,6 +62,10 @@ class Game:
     on_set_level: Callable | None = field(default=None)
     # A reference solution of each level: action ids (clicks as (6, x, y) triples).
     solutions: tuple[tuple, ...] = ()
+    # The camera's largest width and height (None: the largest of the levels' grid sizes,
+    # or of the first camera for a level without one). A rule that resizes the camera
+    # beyond must declare it; the view is drawn in a square this large.
+    max_view: int | None = None
 
     def __post_init__(self):
         where = f"game {self.name!r}"
@@ -93,6 +97,14 @@ class Game:
                         f"{where}, level {number}: sprite {sprite.kind!r} scales down by "
                         f"{factor}, max_downscale is {self.max_downscale}"
                     )
+
+    @property
+    def view_size(self) -> int:
+        """The side of the square the camera's view is drawn in (static)."""
+        if self.max_view is not None:
+            return self.max_view
+        sides = [max(level.grid_size or self.camera[2:]) for level in self.levels]
+        return max(sides)
 
     def offers(self, action_id) -> jax.Array:
         """Whether the game offers ``action_id`` (RESET always)."""

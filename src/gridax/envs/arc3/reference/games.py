@@ -2,11 +2,12 @@
 3.12+), as an independent reference: levels come from gridax as plain data
 (``gridax.envs.arc3.game.to_json``), the rules are written here again the arcengine way.
 
-    python tests/envs/arc3/reference/games.py LEVELS.json EPISODES.json
+    python src/gridax/envs/arc3/reference/games.py LEVELS.json EPISODES.json
 
 plays each episode (a list of [action id, x, y]) on a fresh game and prints JSON: per
 episode, per action, the frames it made (rows of hex digits), the game state, levels
-completed, the level index and the full-reset flag after it.
+completed, the level index and the full-reset flag after it. With ``--time``, it prints
+the seconds each episode's ``perform_action`` calls took instead.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -374,14 +376,31 @@ def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
     return record
 
 
+def seconds_to_play(game: ARCBaseGame, actions: list[list[int]]) -> float:
+    """Wall time of ``perform_action`` (raw frames, the engine's own work) over ``actions``."""
+    inputs = [
+        ActionInput(id=GameAction.from_id(a), data={"x": x, "y": y} if a == 6 else {})
+        for a, x, y in actions
+    ]
+    started = time.perf_counter()
+    for action in inputs:
+        game.perform_action(action, raw=True)
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("levels", type=Path, help="the game, as gridax's arc3.to_json")
     parser.add_argument("episodes", type=Path, help="a JSON list of episodes of [id, x, y]")
+    parser.add_argument("--time", action="store_true", help="print seconds per episode instead")
     args = parser.parse_args()
     data = json.loads(args.levels.read_text())
     sequences = json.loads(args.episodes.read_text())
-    episodes = [play(GAMES[data["name"]](data), actions) for actions in sequences]
+    game = GAMES[data["name"]]
+    if args.time:
+        print(json.dumps({"seconds": [seconds_to_play(game(data), a) for a in sequences]}))
+        return
+    episodes = [play(game(data), actions) for actions in sequences]
     print(json.dumps({"game": data["name"], "episodes": episodes}))
 
 
