@@ -109,3 +109,19 @@ def test_version_has_one_source(capsys):
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.strip() == f"gridax {gridax.__version__}"
     assert version("gridax") == gridax.__version__  # pyproject reads it from the package
+
+
+def test_bench_arc3_games(tmp_path, monkeypatch, capsys):
+    """``--arc3``: gridax rows per game and batch size; without arcengine, a message and
+    no reference rows."""
+    monkeypatch.delenv("GRIDAX_ARCENGINE_PYTHON", raising=False)
+    monkeypatch.chdir(tmp_path)  # no .venv-arcengine here
+    args = ["bench", "--arc3", "Lights", "--num-envs", "2", "--steps", "2", "--repeats", "1"]
+    assert cli.main([*args, "--out", str(tmp_path), "--compile-cache", "off"]) == 0
+    out = capsys.readouterr().out
+    assert "arcengine is not installed" in out
+    rows = json.loads((tmp_path / "arc3.json").read_text())["rows"]
+    assert [(r["env"], r["selection_format"], r["num_envs"]) for r in rows] == [
+        ("arc3", "Lights", 2)
+    ]
+    assert rows[0]["steps_per_second"] > 0

@@ -31,6 +31,7 @@ def _bench(args: argparse.Namespace) -> int:
         steps=args.steps,
         repeats=args.repeats,
         compare=args.compare,
+        arc3=tuple(run.ARC3_GAMES if args.arc3 == [] else args.arc3 or ()),
         per_call=tuple(args.per_call),
         out=args.out,
         compile_cache=str(cache) if cache else "off",
@@ -117,6 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         "--compare",
         action="store_true",
         help="run JaxARC, ARCLE and Foragax (extra 'compare') beside gridax and print the ratios",
+    )
+    bench.add_argument(
+        "--arc3",
+        nargs="*",
+        metavar="GAME",
+        help="only ARC-AGI-3 games (all with a bare --arc3), each beside arcengine playing it "
+        "from Python ($GRIDAX_ARCENGINE_PYTHON or .venv-arcengine: make arc3-parity)",
     )
     bench.add_argument(
         "--platform",

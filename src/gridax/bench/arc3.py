@@ -16,7 +16,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import jax.numpy as jnp
 import numpy as np
 
 from gridax.bench.forage import make_moves_rollout
@@ -40,7 +39,7 @@ def draw_actions(game: arc3.Game, num_steps: int, num_envs: int, seed: int = 1) 
 def make_arc3_rollout(game: arc3.Game, num_steps: int):
     def step(states, actions):
         states, frames, info = arc3.batch_step(states, actions, game)
-        return states, frames, info["levels_completed"].astype(jnp.float32)
+        return states, frames, info["levels_completed"]  # ints, as the frames sum
 
     return make_moves_rollout(step, num_steps)
 
@@ -79,3 +78,14 @@ def measure_arcengine(name: str, num_steps: int, python: str, repeats: int = 3) 
         raise RuntimeError(f"arcengine ({python}) failed:\n{result.stderr[-2000:]}")
     seconds = sorted(json.loads(result.stdout)["seconds"])[repeats // 2]
     return Row("arcengine", name, "loop", 1, num_steps, num_steps / seconds, 0.0, 0)
+
+
+def format_ratios(rows) -> str:
+    """Per game and batch size: gridax's steps per second over arcengine's."""
+    reference = {r.selection_format: r.steps_per_second for r in rows if r.env == "arcengine"}
+    lines = ["gridax / arcengine steps per second (the same game, random actions):"]
+    for r in rows:
+        if r.env == "arc3" and r.selection_format in reference:
+            ratio = r.steps_per_second / reference[r.selection_format]
+            lines.append(f"  {r.selection_format:<10}{r.num_envs:>6} envs  {ratio:8.1f}x")
+    return "\n".join(lines)

@@ -12,7 +12,9 @@ from gridax.bench.autoreset import AUTORESET_MODES
 
 # The forage worlds with speed targets (docs/forage.md, benchmarks/RESULTS.md).
 FORAGE_IDS = ("ForagaxDiwali-v5", "ForagaxBig-v5")
+ARC3_GAMES = ("Crumble", "Explore", "Glue", "Keys", "Lights", "Push")
 __all__ = [
+    "ARC3_GAMES",
     "AUTORESET_MODES",
     "FORAGE_IDS",
     "Options",
@@ -37,6 +39,7 @@ class Options:
     steps: int = 100
     repeats: int = 5
     compare: bool = False
+    arc3: tuple[str, ...] = ()  # ARC-AGI-3 games to measure (only them) beside arcengine
     per_call: tuple[int, ...] = (1, 16)  # batch sizes of the per-call timings
     out: str = "out/bench"
     compile_cache: str = "off"  # the persistent compilation cache's folder, or "off"
@@ -101,6 +104,8 @@ def bench(options: Options) -> int:
     print(f"compilation cache: {options.compile_cache} (a rerun's compile times are loads)")
     if options.compare:
         return compare(options, metadata)
+    if options.arc3:
+        return arc3_games(options, metadata)
     sizes, rollouts = (
         ((1, 1024), ("scan",)) if options.quick else (options.num_envs, options.rollouts)
     )
@@ -174,5 +179,34 @@ def compare(options: Options, metadata: dict) -> int:
         print(report.format_calls(calls))
     metadata["tasks"] = f"ARC-AGI-1 training task {anchors.TASK_ID} only"
     written = report.write_rows(rows, Path(options.out), metadata, name="compare", calls=calls)
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def arc3_games(options: Options, metadata: dict) -> int:
+    """Each ARC-AGI-3 game at every batch size, beside arcengine playing it from Python,
+    with the ratios (gridax.bench.arc3)."""
+    from gridax.bench import arc3 as arc3_bench
+    from gridax.bench import report
+
+    python = arc3_bench.arcengine_python()
+    if python is None:
+        print(
+            "arcengine is not installed: no reference rows (make arc3-parity sets up "
+            ".venv-arcengine, or set GRIDAX_ARCENGINE_PYTHON)"
+        )
+    sizes = (1, 1024) if options.quick else options.num_envs
+    plan = [(name, None) for name in options.arc3 if python]
+    plan += [(name, n) for name in options.arc3 for n in sizes]
+    rows = []
+    for name, n in _progress("ARC-AGI-3")(plan):
+        if n is None:
+            rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
+        else:
+            rows.append(arc3_bench.measure_arc3(name, n, options.steps, options.repeats))
+    print(report.format_table(rows))
+    print(arc3_bench.format_ratios(rows))
+    metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
+    written = report.write_rows(rows, Path(options.out), metadata, name="arc3")
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
