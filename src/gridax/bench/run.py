@@ -200,9 +200,9 @@ def arc3_games(options: Options, metadata: dict) -> int:
     plan += [(name, n) for name in options.arc3 for n in sizes]
     rows = []
     for name, n in _progress("ARC-AGI-3")(plan):
-        if n is None:
+        if n is None and python is not None:
             rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
-        else:
+        elif n is not None:
             rows.append(arc3_bench.measure_arc3(name, n, options.steps, options.repeats))
     print(report.format_table(rows))
     print(arc3_bench.format_ratios(rows))
