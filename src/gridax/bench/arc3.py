@@ -59,10 +59,15 @@ def arcengine_python() -> str | None:
     return named or (str(local) if local.exists() else None)
 
 
+ARCENGINE_MIN_STEPS = 2000  # a shorter timed loop is mostly noise
+
+
 def measure_arcengine(name: str, num_steps: int, python: str, repeats: int = 3) -> Row:
     """arcengine playing ``name`` (its reference, ``gridax.envs.arc3.reference``) for
-    ``num_steps`` random actions, ``repeats`` fresh games; the median."""
+    ``num_steps`` random actions (at least ``ARCENGINE_MIN_STEPS``), ``repeats`` fresh
+    games; the median."""
     game = arc3.games.GAMES[name]
+    num_steps = max(num_steps, ARCENGINE_MIN_STEPS)
     moves = draw_actions(game, num_steps, repeats)
     episodes = [
         np.stack([moves.id[:, r], moves.x[:, r], moves.y[:, r]], axis=1).tolist()

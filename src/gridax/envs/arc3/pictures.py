@@ -1,6 +1,7 @@
 """Pictures of ARC-AGI-3 frames: each of the 64x64 pixels a ``cell`` x ``cell`` square in
 ARC-AGI-3's 16-colour palette (5 is black, the engine's default background); PNG/SVG
-files and animated GIFs (:func:`frames_gif`)."""
+files and animated GIFs (:func:`frames_gif`, :func:`solution_gif` of a game's
+reference solution)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ import numpy as np
 from jaxtyping import Array, UInt8
 
 from gridax import pictures as shared
+from gridax.envs.arc3 import env
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.types import Action
 
 # ARC-AGI-3's colours 0-15 (the palette its viewers draw frames with).
 PALETTE = np.array(
@@ -46,3 +50,33 @@ def frames_gif(
     return shared.write_gif(
         [np.asarray(picture(f, cell)) for f in frames], path, milliseconds=milliseconds
     )
+
+
+def solution_frames(game: Game, level: int) -> list:
+    """Every frame of the game's reference solution of ``level``, played after the
+    earlier levels' solutions: the level's first frame, then each action's frames."""
+    if not 0 <= level < len(game.solutions):
+        raise ValueError(
+            f"game {game.name!r} has reference solutions of levels 0-{len(game.solutions) - 1}; "
+            f"got level {level}"
+        )
+
+    def play(state, move):
+        triple = move if isinstance(move, tuple) else (move, 0, 0)
+        state, frames, info = env.step(state, Action(*triple), game)
+        return state, list(frames[: int(info["frame_count"])])
+
+    state, first = env.reset(game)
+    for move in (m for moves in game.solutions[:level] for m in moves):
+        state, made = play(state, move)
+        first = made[-1]  # after a level's last action: the next level's first frame
+    shown = [first]
+    for move in game.solutions[level]:
+        state, made = play(state, move)
+        shown += made
+    return shown
+
+
+def solution_gif(game: Game, level: int, path: str | Path, *, cell: int = 4) -> Path:
+    """An animated GIF of :func:`solution_frames`."""
+    return frames_gif(solution_frames(game, level), path, cell=cell)
