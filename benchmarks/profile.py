@@ -3,11 +3,13 @@
 Runs the ``gridax bench`` scan rollout under ``jax.profiler.trace``, then attributes each
 executed XLA kernel to the innermost ``jax.named_scope`` of the step it came from
 (ARC: selection, paint, flood_fill, transform, shape, clipboard, reward, history;
-forage: random, move, collect, center, regrow, respawn, expire, biomes, observe, hint) using the
+forage: random, move, collect, center, regrow, respawn, expire, biomes, observe, hint;
+arc3: level_reset, undo, rule, render) using the
 compiled HLO's metadata, and prints milliseconds per batch step for each part.
 
     python benchmarks/profile.py --env arc --format point --num-envs 1024 --steps 50
     python benchmarks/profile.py --env forage --id ForagaxBig-v5 --num-envs 1024
+    python benchmarks/profile.py --env arc3 --id Keys --num-envs 1024
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ SCOPES = (
     "observe",
     "hint",
     "random",
+    "render",
+    "rule",
+    "undo",
+    "level_reset",
 )
 CONTAINERS = {"while", "call", "conditional"}
 INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%([\w.\-]+) = \S+ (\w[\w-]*)\(.*?op_name=\"([^\"]*)\"")
@@ -88,6 +94,16 @@ def forage_rollout(env_id: str, num_envs: int, num_steps: int):
     return bench.make_forage_rollout(config, num_steps), states, moves
 
 
+def arc3_rollout(name: str, num_envs: int, num_steps: int):
+    from gridax.bench import arc3 as arc3_bench
+    from gridax.envs import arc3
+
+    game = arc3.games.GAMES[name]
+    states, _ = arc3.batch_reset(num_envs, game)
+    actions = arc3_bench.draw_actions(game, num_steps, num_envs)
+    return arc3_bench.make_arc3_rollout(game, num_steps), states, actions
+
+
 def profile(jitted, states, inputs, num_steps: int, top: int = 10):
     """Milliseconds per batch step by scope, and the ``top`` kernels."""
     scopes = kernel_scopes(jitted.lower(states, inputs).compile().as_text())
@@ -111,9 +127,11 @@ def profile(jitted, states, inputs, num_steps: int, top: int = 10):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=["arc", "forage"], default="arc")
+    parser.add_argument("--env", choices=["arc", "forage", "arc3"], default="arc")
     parser.add_argument("--format", choices=list(bench.FORMATS), default="point")
-    parser.add_argument("--id", default="ForagaxDiwali-v5", help="forage id (--env forage)")
+    parser.add_argument(
+        "--id", default="ForagaxDiwali-v5", help="forage id (--env forage), game (--env arc3)"
+    )
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--top", type=int, default=10, help="how many single kernels to list")
@@ -121,6 +139,9 @@ def main() -> None:
     if args.env == "arc":
         jitted, states, inputs = arc_rollout(args.format, args.num_envs, args.steps)
         what = f"arc {args.format}"
+    elif args.env == "arc3":
+        jitted, states, inputs = arc3_rollout(args.id, args.num_envs, args.steps)
+        what = f"arc3 {args.id}"
     else:
         jitted, states, inputs = forage_rollout(args.id, args.num_envs, args.steps)
         what = args.id

@@ -114,7 +114,7 @@ def test_strict_mode_names_the_bad_action():
     lenient = gridax.make("Arc3-Keys-v0")
     same, obs, _, _, info = lenient.step(state, arc3.Action(6, 3, 3))
     assert bool(info["invalid_action"]) and int(info["frame_count"]) == 0
-    np.testing.assert_array_equal(obs, state.frame)
+    np.testing.assert_array_equal(obs, state.game.screen)
 
 
 def test_concrete_bad_actions_are_named_errors_of_the_functional_step():

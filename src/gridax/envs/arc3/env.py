@@ -46,8 +46,9 @@ from gridax.envs.arc3.types import (
 
 def render(state: Arc3State, game: Game):
     """The 64x64 frame of a state: the camera's view, then the game's UI layer."""
-    screen = cam.frame(state.table, state.camera, game.max_downscale, game.view_size)
-    return screen if game.ui is None else game.ui(state, screen, game)
+    with jax.named_scope("render"):
+        screen = cam.frame(state.table, state.camera, game.max_downscale, game.view_size)
+        return screen if game.ui is None else game.ui(state, screen, game)
 
 
 def _level_of(bank: LevelBank, index) -> LevelBank:
@@ -98,8 +99,10 @@ def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
         frame=zero,
         history=history,
         history_size=zero,
+        screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
     )
-    return set_level(state, bank, 0, game)
+    state = set_level(state, bank, 0, game)
+    return eqx.tree_at(lambda s: s.screen, state, render(state, game))
 
 
 def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
@@ -149,16 +152,24 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
         state = set_level(state, bank, state.level + 1, game)
         return eqx.tree_at(lambda s: s.pending_level, state, jnp.bool_(False))
 
+    def rule(state):
+        with jax.named_scope("rule"):
+            return game.rule(state, action, game)
+
     def play(state):
         if game.undo_depth == 0:
-            return game.rule(state, action, game)
-        undoing = action.id == UNDO
-        first = state.frame == 0
-        undone = eqx.tree_at(lambda s: s.complete, _undo(state), jnp.bool_(True))
-        pushed = jax.lax.cond(
-            first & (action.id != RESET), lambda s: _push(s, game.undo_depth), lambda s: s, state
-        )
-        return _select(undoing, undone, game.rule(pushed, action, game))
+            return rule(state)
+        with jax.named_scope("undo"):
+            undoing = action.id == UNDO
+            first = state.frame == 0
+            undone = eqx.tree_at(lambda s: s.complete, _undo(state), jnp.bool_(True))
+            pushed = jax.lax.cond(
+                first & (action.id != RESET),
+                lambda s: _push(s, game.undo_depth),
+                lambda s: s,
+                state,
+            )
+        return _select(undoing, undone, rule(pushed))
 
     state = jax.lax.cond(state.pending_level, advance, play, state)
     return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
@@ -169,9 +180,10 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     loop makes no frame unless ``acts``."""
     is_reset = action.id == RESET
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
-    state, full = cond_rare(
-        is_reset, lambda carry: _handle_reset(carry[0], game, bank), (state, jnp.bool_(False))
-    )
+    with jax.named_scope("level_reset"):
+        state, full = cond_rare(
+            is_reset, lambda carry: _handle_reset(carry[0], game, bank), (state, jnp.bool_(False))
+        )
     state = eqx.tree_at(
         lambda s: (s.status, s.complete, s.action_count, s.frame),
         state,
@@ -212,12 +224,10 @@ def _step(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     over = (state.status == WIN) | (state.status == GAME_OVER)
     acts = valid & ((action.id == RESET) | ~over)
     performed, frames, count, full = _perform(state, action, acts, game, bank)
-    # Pad with the last frame; an env that did not act shows its state's (rendered only
-    # when some env of the batch needs it).
-    last = frames[jnp.maximum(count - 1, 0)]
+    # Pad with the last frame; an env that did not act shows the one it showed.
+    last = jnp.where(acts, frames[jnp.maximum(count - 1, 0)], state.screen)
     frames = jnp.where(jnp.arange(game.max_frames)[:, None, None] < count, frames, last)
-    still = lambda frames, state: jnp.broadcast_to(render(state, game), frames.shape)  # noqa: E731
-    frames = cond_rare(~acts, still, frames, state)
+    performed = eqx.tree_at(lambda s: s.screen, performed, last)
     new_state = _select(acts, performed, state)
     info = {
         "frame_count": count,
@@ -245,7 +255,7 @@ def _compile(game: Game) -> _Compiled:
 
     def reset_one():
         state = _initial_state(game, bank)
-        return state, render(state, game)
+        return state, state.screen
 
     def step_one(state, action):
         return _step(state, action, game, bank)

@@ -35,7 +35,8 @@ class Game:
     rule, ``rule(state, action, game) -> state``, run once per frame of an action (it must
     call ``rules.complete`` when the action is done).
 
-    Static sizes (one compilation for every level): ``num_slots`` sprites per level,
+    Static sizes (one compilation for every level): ``num_slots`` sprites per level (by
+    default as many as the fullest level has; more when the rule adds sprites),
     sprites of at most ``pixel_size`` squared pixels drawn at most ``reach`` cells wide,
     ``memory_size`` rule variables, ``max_frames`` frames per action, ``undo_depth``
     snapshots for ACTION7 (``UNDO``; 0 when the game does not offer it).
@@ -47,7 +48,7 @@ class Game:
     rule: Callable
     available_actions: tuple[int, ...] = (1, 2, 3, 4)
     tags: tuple[str, ...] = ()
-    num_slots: int = 16
+    num_slots: int = 0  # 0: the most sprites any level declares
     pixel_size: int = 8
     reach: int = 8
     max_downscale: int = 1
@@ -71,6 +72,8 @@ class Game:
         where = f"game {self.name!r}"
         if not self.levels:
             raise ValueError(f"{where}: a game needs at least one level")
+        if self.num_slots == 0:  # every slot is drawn each frame: no more than needed
+            object.__setattr__(self, "num_slots", max(len(level.sprites) for level in self.levels))
         bad = [a for a in self.available_actions if a not in range(1, 8)]
         if bad:
             raise ValueError(f"{where}: available actions are 1-7 (ACTION1..ACTION7), got {bad}")
@@ -101,10 +104,14 @@ class Game:
     @property
     def view_size(self) -> int:
         """The side of the square the camera's view is drawn in (static)."""
-        if self.max_view is not None:
-            return self.max_view
-        sides = [max(level.grid_size or self.camera[2:]) for level in self.levels]
-        return max(sides)
+        return self.max_view or max(max(size) for size in self.camera_sizes)
+
+    @property
+    def camera_sizes(self) -> tuple[tuple[int, int], ...]:
+        """Every ``(width, height)`` the camera has at a level's start: the level's grid
+        size, or the first camera's for a level without one."""
+        first = (self.camera[2], self.camera[3])
+        return tuple(sorted({level.grid_size or first for level in self.levels}))
 
     def offers(self, action_id) -> jax.Array:
         """Whether the game offers ``action_id`` (RESET always)."""

@@ -29,7 +29,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Int8, Int32, UInt32
+from jaxtyping import Array, Bool, Int32, UInt32
 
 from gridax import prng, spaces
 from gridax.dispatch import per_config
@@ -71,13 +71,13 @@ class Arc3Config:
 
 class Arc3EnvState(eqx.Module):
     """The game, the env's PRNG key (games are deterministic: it only keeps the
-    contract), the actions taken this episode and per level, and the last frame."""
+    contract), and the actions taken this episode and per level. The observation is the
+    game's last frame shown (``game.screen``)."""
 
     game: Arc3State
     key: UInt32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.uint32))
     steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     level_actions: Int32[Array, "*b L"] = eqx.field(converter=as_dtype(jnp.int32))
-    frame: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))
 
 
 def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
@@ -89,7 +89,7 @@ def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
     game, frame = functional.reset(config.game)
     levels = jnp.zeros(len(config.game.levels), jnp.int32)
-    return Arc3EnvState(game, prng.key_data(key), jnp.int32(0), levels, frame), frame
+    return Arc3EnvState(game, prng.key_data(key), jnp.int32(0), levels), frame
 
 
 def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
@@ -107,7 +107,6 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
         state.key,
         state.steps + 1,
         state.level_actions.at[state.game.level].add(1),
-        frames[-1],
     )
     # A finished episode is absorbing: nothing changes, no reward.
     was_finished = _finished(state, config)
@@ -115,7 +114,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     reward = jnp.where(was_finished, 0.0, reward)
     info = {
         **info,
-        "frames": jnp.where(was_finished, state.frame, frames),
+        "frames": jnp.where(was_finished, state.game.screen, frames),
         "frame_count": jnp.where(was_finished, 0, info["frame_count"]),
         "level_actions": new.level_actions,
         "terminated": (new.game.status == WIN) | (new.game.status == GAME_OVER),
@@ -123,7 +122,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
         & (new.game.status != WIN)
         & (new.game.status != GAME_OVER),
     }
-    return new, new.frame, reward, _finished(new, config), info
+    return new, new.game.screen, reward, _finished(new, config), info
 
 
 class _Compiled(NamedTuple):
@@ -178,7 +177,7 @@ class Arc3Env(Env):
         return _compiled(self.config).batch_step(states, actions)
 
     def observe(self, state):
-        return state.frame
+        return state.game.screen
 
     def terminated(self, state):
         return (state.game.status == WIN) | (state.game.status == GAME_OVER)
@@ -211,7 +210,8 @@ class Arc3Env(Env):
 
     def invariant_violations(self, states):
         game, levels = states.game, len(self.game.levels)
-        colours = jnp.all((states.frame >= 0) & (states.frame < 16), axis=(-1, -2))
+        screen = states.game.screen
+        colours = jnp.all((screen >= 0) & (screen < 16), axis=(-1, -2))
         checks = {
             "level_in_range": (game.level >= 0) & (game.level < levels),
             "score_in_range": (game.score >= 0) & (game.score <= levels),
@@ -225,7 +225,8 @@ class Arc3Env(Env):
 
     def render(self, state, *, env: int = 0, cell: int = 8, path=None):
         """The state's last frame as RGB (``cell`` pixels per frame pixel)."""
-        frame = state.frame if state.frame.ndim == 2 else state.frame[env]
+        screen = state.game.screen
+        frame = screen if screen.ndim == 2 else screen[env]
         image = pictures.picture(frame, cell)
         if path is not None:
             pictures.write(frame, path, cell)

@@ -45,10 +45,16 @@ def slot_of(state: Arc3State, kind: int):
     return jnp.argmax(state.table.exists & (state.table.kind == kind)).astype(jnp.int32)
 
 
-def try_move(state: Arc3State, slot, dx, dy, game) -> tuple[Arc3State, jnp.ndarray]:
+def try_move(
+    state: Arc3State, slot, dx, dy, game, size: int | None = None
+) -> tuple[Arc3State, jnp.ndarray]:
     """Moves sprite ``slot`` unless it would collide: ``(state, hit)`` (``hit``: the
-    slots it would collide with)."""
-    table, hit = collision.try_move(state.table, slot, dx, dy, game.reach, game.max_downscale)
+    slots it would collide with). ``size`` (static) bounds the moving sprite's drawn
+    width and height when the game knows it smaller than ``game.reach`` (a 1x1 player):
+    the collision test reads ``size`` squared cells of every sprite instead of
+    ``reach`` squared. A sprite drawn larger than ``size`` would miss collisions."""
+    reach = game.reach if size is None else size
+    table, hit = collision.try_move(state.table, slot, dx, dy, reach, game.max_downscale)
     return eqx.tree_at(lambda s: s.table, state, table), hit
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import equinox as eqx
 import jax.numpy as jnp
-from jaxtyping import Array, Bool, Int32
+from jaxtyping import Array, Bool, Int8, Int32
 
 from gridax.envs.arc3.camera import Camera
 from gridax.envs.arc3.sprites import SpriteTable
@@ -42,7 +42,8 @@ class Arc3State(eqx.Module):
     ``memory`` holds the game rule's own variables (moves left, keys held...), reset with
     the level. ``history`` is a stack of ``undo_depth`` snapshots, ``history_size`` deep.
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
-    flags; ``frame`` counts the frames of the action in progress (animations read it).
+    flags; ``frame`` counts the frames of the action in progress (animations read it);
+    ``screen`` is the last frame shown (what an action that makes none shows again).
     """
 
     table: SpriteTable
@@ -57,3 +58,4 @@ class Arc3State(eqx.Module):
     frame: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history: Snapshot
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    screen: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))  # last shown

@@ -69,7 +69,7 @@ def rule(state, action, game: Game):
     player, holes = rules.slot_of(state, PLAYER), rules.slot_of(state, HOLES)
     x, y = state.table.x[player], state.table.y[player]
     step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
-    state, hit = rules.try_move(state, player, step[0], step[1], game)
+    state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     moved = jnp.any(step != 0) & ~jnp.any(hit)
     state = rules.set_pixel(state, holes, y, x, COLOURS["hole"], moved)  # holes at (0, 0)
     left = state.memory[FLOOR_LEFT] - jnp.where(moved, 1, 0)
@@ -84,7 +84,6 @@ GAME = Game(
     kinds=KINDS,
     rule=rule,
     available_actions=(1, 2, 3, 4, UNDO),
-    num_slots=4,
     pixel_size=8,
     reach=8,
     memory_size=1,

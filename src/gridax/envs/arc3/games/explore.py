@@ -111,7 +111,7 @@ def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     player = rules.slot_of(state, PLAYER)
     step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
-    state, _ = rules.try_move(state, player, step[0], step[1], game)
+    state, _ = rules.try_move(state, player, step[0], step[1], game, size=1)
     table = state.table
     on_player = (table.x == table.x[player]) & (table.y == table.y[player])
     collected = table.exists & (table.kind == GEM) & on_player
@@ -136,7 +136,6 @@ GAME = Game(
     kinds=KINDS,
     rule=rule,
     available_actions=(1, 2, 3, 4),
-    num_slots=8,
     pixel_size=24,
     reach=24,
     memory_size=2,

@@ -152,7 +152,6 @@ GAME = Game(
     kinds=KINDS,
     rule=rule,
     available_actions=(1, 2, 3, 4, 5),
-    num_slots=8,
     pixel_size=9,
     reach=9,
     memory_size=2,

@@ -80,7 +80,7 @@ def rule(state, action, game: Game):
     player = rules.slot_of(state, PLAYER)
     step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
     moving = jnp.any(step != 0)
-    state, hit = rules.try_move(state, player, step[0], step[1], game)
+    state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     kind = state.table.kind
     keys = hit & (kind == KEY)
     held = state.memory[KEYS_HELD] + jnp.sum(keys, dtype=jnp.int32)
@@ -116,7 +116,6 @@ GAME = Game(
     kinds=KINDS,
     rule=rule,
     available_actions=(1, 2, 3, 4),
-    num_slots=16,
     pixel_size=12,
     reach=12,
     memory_size=1,

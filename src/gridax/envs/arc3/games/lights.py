@@ -105,7 +105,6 @@ GAME = Game(
     kinds=KINDS,
     rule=rule,
     available_actions=(CLICK,),
-    num_slots=16,
     pixel_size=1,
     reach=1,
     memory_size=2,

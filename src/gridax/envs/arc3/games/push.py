@@ -70,11 +70,11 @@ def rule(state, action, game: Game):
     table = state.table
     player = rules.slot_of(state, PLAYER)
     step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
-    state, hit = rules.try_move(state, player, step[0], step[1], game)
+    state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     # Into a lone box: the box moves if it can, then the player follows.
     box = jnp.argmax(hit).astype(jnp.int32)
     lone_box = (jnp.sum(hit) == 1) & (table.kind[box] == BOX)
-    pushed, box_hit = rules.try_move(state, box, step[0], step[1], game)
+    pushed, box_hit = rules.try_move(state, box, step[0], step[1], game, size=1)
     follows = lone_box & ~jnp.any(box_hit)
     pushed = eqx.tree_at(
         lambda s: (s.table.x, s.table.y),
@@ -102,7 +102,6 @@ GAME = Game(
     kinds=KINDS,
     rule=rule,
     available_actions=(1, 2, 3, 4),
-    num_slots=12,
     pixel_size=9,
     reach=9,
     max_frames=2,
