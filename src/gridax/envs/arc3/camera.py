@@ -103,7 +103,11 @@ def screen_to_world(camera: Camera, screen_x, screen_y):
 
 def draw_square(screen, x, y, size: int, colour: int, when: bool | jax.Array = True):
     """``screen`` with a ``size`` x ``size`` square of ``colour`` at screen ``(x, y)``
-    where ``when`` (a UI element)."""
+    where ``when`` (a UI element). At a place given as Python ints only that square is
+    touched; a traced place costs a pass over the screen."""
+    if isinstance(x, int) and isinstance(y, int):
+        square = screen[y : y + size, x : x + size]
+        return screen.at[y : y + size, x : x + size].set(jnp.where(when, jnp.int8(colour), square))
     rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
     cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
     inside = (rows >= 0) & (cols >= 0) & (rows < size) & (cols < size) & when

@@ -99,6 +99,7 @@ def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
         frame=zero,
         history=history,
         history_size=zero,
+        history_start=zero,
         screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
     )
     state = set_level(state, bank, 0, game)
@@ -118,29 +119,34 @@ def _select(pred, new, old):
 
 
 def _push(state: Arc3State, depth: int) -> Arc3State:
-    """The level's sprites, camera and memory on top of the undo stack (the oldest
-    snapshot drops off a full stack)."""
+    """The level's sprites, camera and memory on top of the undo stack, a ring of
+    ``depth`` snapshots from ``history_start`` (on a full stack the oldest is
+    overwritten): one snapshot written, none moved."""
     now = Snapshot(state.table, state.camera, state.memory)
+    slot = (state.history_start + state.history_size) % depth
+    history = jax.tree.map(lambda h, leaf: h.at[slot].set(leaf), state.history, now)
     full = state.history_size >= depth
-    shifted = jax.tree.map(lambda h: jnp.where(full, jnp.roll(h, -1, axis=0), h), state.history)
-    top = jnp.minimum(state.history_size, depth - 1)
-    history = jax.tree.map(lambda h, leaf: h.at[top].set(leaf), shifted, now)
     return eqx.tree_at(
-        lambda s: (s.history, s.history_size),
+        lambda s: (s.history, s.history_size, s.history_start),
         state,
-        (history, jnp.minimum(state.history_size + 1, depth)),
+        (
+            history,
+            jnp.minimum(state.history_size + 1, depth),
+            jnp.where(full, (state.history_start + 1) % depth, state.history_start),
+        ),
     )
 
 
-def _undo(state: Arc3State) -> Arc3State:
+def _undo(state: Arc3State, depth: int) -> Arc3State:
     """The last snapshot restored and popped (nothing changes on an empty stack)."""
     some = state.history_size > 0
-    top = jnp.maximum(state.history_size - 1, 0)
-    last = jax.tree.map(lambda h: h[top], state.history)
+    size = jnp.maximum(state.history_size - 1, 0)
+    last = jax.tree.map(lambda h: h[(state.history_start + size) % depth], state.history)
     restored = eqx.tree_at(
-        lambda s: (s.table, s.camera, s.memory), state, (last.table, last.camera, last.memory)
+        lambda s: (s.table, s.camera, s.memory, s.history_size),
+        state,
+        (last.table, last.camera, last.memory, size),
     )
-    restored = eqx.tree_at(lambda s: s.history_size, restored, top)
     return _select(some, restored, state)
 
 
@@ -162,7 +168,9 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
         with jax.named_scope("undo"):
             undoing = action.id == UNDO
             first = state.frame == 0
-            undone = eqx.tree_at(lambda s: s.complete, _undo(state), jnp.bool_(True))
+            undone = eqx.tree_at(
+                lambda s: s.complete, _undo(state, game.undo_depth), jnp.bool_(True)
+            )
             pushed = jax.lax.cond(
                 first & (action.id != RESET),
                 lambda s: _push(s, game.undo_depth),
@@ -176,8 +184,8 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
 
 
 def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank):
-    """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``; the game
-    loop makes no frame unless ``acts``."""
+    """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``; unless
+    ``acts`` (a RESET always acts), nothing changes and no frame is made."""
     is_reset = action.id == RESET
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
     with jax.named_scope("level_reset"):
@@ -188,10 +196,10 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
         lambda s: (s.status, s.complete, s.action_count, s.frame),
         state,
         (
-            jnp.int32(NOT_FINISHED),
-            jnp.bool_(False),
-            state.action_count + jnp.where(is_reset, 0, 1),
-            jnp.int32(0),
+            jnp.where(acts, NOT_FINISHED, state.status),
+            state.complete & ~acts,
+            state.action_count + jnp.where(acts & ~is_reset, 1, 0),
+            jnp.where(acts, 0, state.frame),
         ),
     )
     frames = jnp.zeros((game.max_frames, cam.SCREEN, cam.SCREEN), jnp.int8)
@@ -227,8 +235,7 @@ def _step(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     # Pad with the last frame; an env that did not act shows the one it showed.
     last = jnp.where(acts, frames[jnp.maximum(count - 1, 0)], state.screen)
     frames = jnp.where(jnp.arange(game.max_frames)[:, None, None] < count, frames, last)
-    performed = eqx.tree_at(lambda s: s.screen, performed, last)
-    new_state = _select(acts, performed, state)
+    new_state = eqx.tree_at(lambda s: s.screen, performed, last)
     info = {
         "frame_count": count,
         "full_reset": acts & full,

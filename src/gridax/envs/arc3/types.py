@@ -40,7 +40,8 @@ class Arc3State(eqx.Module):
     """One game in play (or a batch: leading axes first).
 
     ``memory`` holds the game rule's own variables (moves left, keys held...), reset with
-    the level. ``history`` is a stack of ``undo_depth`` snapshots, ``history_size`` deep.
+    the level. ``history`` is a stack of ``undo_depth`` snapshots, ``history_size`` deep, kept as
+    a ring from ``history_start``.
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
     flags; ``frame`` counts the frames of the action in progress (animations read it);
     ``screen`` is the last frame shown (what an action that makes none shows again).
@@ -58,4 +59,5 @@ class Arc3State(eqx.Module):
     frame: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history: Snapshot
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+    history_start: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     screen: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))  # last shown

@@ -14,6 +14,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from gridax.batching import cond_rare
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
@@ -53,6 +54,9 @@ MAPS = (
     ),
 )
 
+# The player with every part of a level glued on is at most this many cells across.
+CARRY_SIZE = 1 + max(sum(row.count("p") for row in rows) for rows in MAPS)
+
 # A shortest solution of each level (gridax.envs.arc3.search).
 SOLUTIONS = ("44445", "444141313335", "242444415233231444245")
 
@@ -77,18 +81,20 @@ def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     player = rules.slot_of(state, PLAYER)
     step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
-    state, hit = rules.try_move(state, player, step[0], step[1], game)
+    state, hit = rules.try_move(state, player, step[0], step[1], game, size=CARRY_SIZE)
     state = _carry(state, jnp.where(jnp.any(hit), 0, step))
     grabbed = hit & (state.table.kind == PART)
 
-    def grab(slot, state):
-        merged = rules.merge(state, player, slot, game)
-        return jax.tree.map(lambda a, b: jnp.where(grabbed[slot], a, b), merged, state)
+    def grab_all(state, player, grabbed):
+        def grab(slot, state):
+            merged = rules.merge(state, player, slot, game)
+            return jax.tree.map(lambda a, b: jnp.where(grabbed[slot], a, b), merged, state)
 
-    state = jax.lax.fori_loop(0, game.num_slots, grab, state)
-    state = jax.tree.map(
-        lambda a, b: jnp.where(action.id == ACTION5, a, b), _detach(state, player), state
-    )
+        return jax.lax.fori_loop(0, game.num_slots, grab, state)
+
+    # Grabbing and letting go are rare in a batch: done only where some env does them.
+    state = cond_rare(jnp.any(grabbed), grab_all, state, player, grabbed, compact_to=1 / 16)
+    state = cond_rare(action.id == ACTION5, _detach, state, player)
     state = rules.next_level(state, len(game.levels), _all_sockets_filled(state))
     return rules.complete(state)
 
