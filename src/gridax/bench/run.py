@@ -100,7 +100,8 @@ def bench(options: Options) -> int:
 
     metadata = _metadata(options)
     print(f"gridax bench: jax {metadata['jax']} on {metadata['device']} ({os.cpu_count()} cores)")
-    print(f"actions: {metadata['action_mix']}")
+    if not options.arc3:
+        print(f"actions: {metadata['action_mix']}")
     print(f"compilation cache: {options.compile_cache} (a rerun's compile times are loads)")
     if options.compare:
         return compare(options, metadata)
@@ -189,6 +190,8 @@ def arc3_games(options: Options, metadata: dict) -> int:
     from gridax.bench import arc3 as arc3_bench
     from gridax.bench import report
 
+    metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
+    print(f"actions: {metadata['action_mix']}")
     python = arc3_bench.arcengine_python()
     if python is None:
         print(
@@ -206,7 +209,6 @@ def arc3_games(options: Options, metadata: dict) -> int:
             rows.append(arc3_bench.measure_arc3(name, n, options.steps, options.repeats))
     print(report.format_table(rows))
     print(arc3_bench.format_ratios(rows))
-    metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
     written = report.write_rows(rows, Path(options.out), metadata, name="arc3")
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
