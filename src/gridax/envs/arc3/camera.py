@@ -11,6 +11,7 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, Int8, Int32
 
 from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at
@@ -101,14 +102,21 @@ def screen_to_world(camera: Camera, screen_x, screen_y):
     return cell_x + camera.x, cell_y + camera.y, on_view
 
 
+def draw_rect(screen, x, y, width, height, colour: int, when: bool | jax.Array = True):
+    """``screen`` with a ``width`` x ``height`` rectangle of ``colour`` from screen
+    ``(x, y)`` where ``when`` (a UI element); the sizes may be traced (a bar that grows).
+    A rectangle given as Python ints is a constant mask, so that a few of them fuse into
+    one cheap pass over the screen."""
+    if all(isinstance(v, int) for v in (x, y, width, height)):
+        inside = np.zeros((SCREEN, SCREEN), bool)
+        inside[max(y, 0) : max(y + height, 0), max(x, 0) : max(x + width, 0)] = True
+    else:
+        rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
+        cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
+        inside = (rows >= 0) & (cols >= 0) & (rows < height) & (cols < width)
+    return jnp.where(inside & when, jnp.int8(colour), screen).astype(jnp.int8)
+
+
 def draw_square(screen, x, y, size: int, colour: int, when: bool | jax.Array = True):
-    """``screen`` with a ``size`` x ``size`` square of ``colour`` at screen ``(x, y)``
-    where ``when`` (a UI element). At a place given as Python ints only that square is
-    touched; a traced place costs a pass over the screen."""
-    if isinstance(x, int) and isinstance(y, int):
-        square = screen[y : y + size, x : x + size]
-        return screen.at[y : y + size, x : x + size].set(jnp.where(when, jnp.int8(colour), square))
-    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
-    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
-    inside = (rows >= 0) & (cols >= 0) & (rows < size) & (cols < size) & when
-    return jnp.where(inside, jnp.int8(colour), screen).astype(jnp.int8)
+    """:func:`draw_rect` of a ``size`` x ``size`` square."""
+    return draw_rect(screen, x, y, size, size, colour, when)

@@ -3,8 +3,9 @@ colour, within a budget of clicks.
 
 A click on a cell moves it and its four neighbours one colour on in the level's cycle
 (two colours: lights out; three: a cycle of three). Every click spends one of the
-level's moves, on a cell or not; the moves left are the dots along the screen's bottom
-row. The level is lost when the moves run out before the cells are done.
+level's moves, on a cell or not; the moves left are shown along the screen's bottom
+row (a bar, two pixels a move). The level is lost when the moves run out before the
+cells are done.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.camera import SCREEN, draw_square
+from gridax.envs.arc3.camera import SCREEN, draw_rect
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
 from gridax.envs.arc3.sprites import Sprite
@@ -81,10 +82,8 @@ def rule(state, action, game: Game):
 
 
 def ui(state, frame, game: Game):
-    """Moves left: one dot every two pixels along the bottom row."""
-    for k in range(SCREEN // 2):
-        frame = draw_square(frame, 1 + 2 * k, SCREEN - 1, 1, DOT, state.memory[MOVES_LEFT] > k)
-    return frame
+    """Moves left: a bar along the bottom row, two pixels a move."""
+    return draw_rect(frame, 0, SCREEN - 1, 2 * state.memory[MOVES_LEFT], 1, DOT)
 
 
 def cell_centres(game_levels=LEVELS) -> list[tuple[int, int, int]]:

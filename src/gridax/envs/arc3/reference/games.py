@@ -129,14 +129,13 @@ class Push(ARCBaseGame):
 
 
 class MovesLeft(RenderableUserDisplay):
-    """Moves left: one dot every two pixels along the bottom row."""
+    """Moves left: a bar along the bottom row, two pixels a move."""
 
     def __init__(self, game: Lights):
         self.game = game
 
     def render_interface(self, frame: np.ndarray) -> np.ndarray:
-        for k in range(min(self.game.moves_left, 32)):
-            frame[63, 1 + 2 * k] = 9
+        frame[63, : max(2 * self.game.moves_left, 0)] = 9
         return frame
 
 
