@@ -198,7 +198,9 @@ def _source_pixel(sprite: SpriteTable, row, col):
     cases = [q == 0, q == 1, q == 2]
     source_row = jnp.select(cases, [row, height - 1 - col, height - 1 - row], col)
     source_col = jnp.select(cases, [col, row, width - 1 - col], width - 1 - row)
-    return sprite.pixels[source_row, source_col]
+    size = sprite.pixels.shape[-1]
+    flat = jnp.clip(source_row, 0, size - 1) * size + jnp.clip(source_col, 0, size - 1)
+    return sprite.pixels.reshape(-1)[flat]
 
 
 def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
