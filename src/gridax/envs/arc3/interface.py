@@ -80,10 +80,14 @@ class Arc3EnvState(eqx.Module):
     level_actions: Int32[Array, "*b L"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
+def _over(game: Arc3State) -> Bool[Array, "..."]:
+    """Won or lost: the episode terminated."""
+    return (game.status == WIN) | (game.status == GAME_OVER)
+
+
 def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
-    over = (state.game.status == WIN) | (state.game.status == GAME_OVER)
     limit = config.max_episode_steps
-    return over if limit is None else over | (state.steps >= limit)
+    return _over(state.game) | (False if limit is None else state.steps >= limit)
 
 
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
@@ -117,10 +121,8 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
         "frames": jnp.where(was_finished, state.game.screen, frames),
         "frame_count": jnp.where(was_finished, 0, info["frame_count"]),
         "level_actions": new.level_actions,
-        "terminated": (new.game.status == WIN) | (new.game.status == GAME_OVER),
-        "truncated": _finished(new, config)
-        & (new.game.status != WIN)
-        & (new.game.status != GAME_OVER),
+        "terminated": _over(new.game),
+        "truncated": _finished(new, config) & ~_over(new.game),
     }
     return new, new.game.screen, reward, _finished(new, config), info
 
@@ -180,7 +182,7 @@ class Arc3Env(Env):
         return state.game.screen
 
     def terminated(self, state):
-        return (state.game.status == WIN) | (state.game.status == GAME_OVER)
+        return _over(state.game)
 
     def truncated(self, state):
         return _finished(state, self.config) & ~self.terminated(state)
