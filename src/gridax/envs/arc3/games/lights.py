@@ -45,6 +45,7 @@ SOLUTIONS = (
 
 
 def level_of(rows: tuple[str, ...], colours: int, budget: int) -> Level:
+    """A level from a map of cell states, its number of colours and its budget."""
     sprites = tuple(
         Sprite(((PALETTE[int(state)],),), "cell", x=x, y=y)
         for state, x, y in maps.cells(rows, "012"[:colours])
@@ -52,11 +53,17 @@ def level_of(rows: tuple[str, ...], colours: int, budget: int) -> Level:
     return Level(sprites, grid_size=maps.size(rows), memory=(budget, colours))
 
 
-# The next colour of each colour, per number of colours in the cycle: [3, 16].
-_NEXT = np.arange(16, dtype=np.int8)[None].repeat(3, axis=0)
-for _k in (2, 3):
-    for _i in range(_k):
-        _NEXT[_k - 1, PALETTE[_i]] = PALETTE[(_i + 1) % _k]
+def _next_colours() -> np.ndarray:
+    """The next colour of each colour, per number of colours in the cycle: ``[3, 16]``
+    (row ``k - 1`` for ``k`` colours; colours outside the cycle stay)."""
+    table = np.arange(16, dtype=np.int8)[None].repeat(3, axis=0)
+    for k in (2, 3):
+        for i in range(k):
+            table[k - 1, PALETTE[i]] = PALETTE[(i + 1) % k]
+    return table
+
+
+_NEXT = _next_colours()
 
 
 def rule(state, action, game: Game):
