@@ -191,6 +191,7 @@ def arc3_games(options: Options, metadata: dict) -> int:
     from gridax.bench import report
 
     metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
+    metadata["tasks"] = f"ARC-AGI-3 games {', '.join(options.arc3)} (gridax.envs.arc3.games)"
     print(f"actions: {metadata['action_mix']}")
     python = arc3_bench.arcengine_python()
     if python is None:
