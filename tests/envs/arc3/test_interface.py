@@ -156,3 +156,25 @@ def test_pictures_of_frames(tmp_path):
         frames.append(obs)
     gif = arc3.pictures.frames_gif(frames, tmp_path / "walk.gif", cell=2)
     assert gif.read_bytes()[:6] == b"GIF89a"
+
+
+def test_search_finds_the_reference_solution_and_names_a_level_it_cannot_solve():
+    game = GAMES["Push"]
+    state, _ = arc3.reset(game)
+    moves = [(a, 0, 0) for a in (1, 2, 3, 4)]
+    assert arc3.search.shortest_solution(game, state, moves) == [(4, 0, 0), (4, 0, 0)]
+    with pytest.raises(ValueError, match="game 'Push', level 0: no solution within 1 actions"):
+        arc3.search.shortest_solution(game, state, moves, max_depth=1)
+
+
+def test_solution_frames_start_at_the_level_and_end_on_the_next():
+    game = GAMES["Push"]
+    frames = arc3.pictures.solution_frames(game, 0)
+    assert len(frames) == 1 + 1 + 2  # the start, one move, the last move's two frames
+    np.testing.assert_array_equal(frames[0], arc3.reset(game)[1])
+    state, _ = arc3.reset(game)
+    for move in game.solutions[0]:
+        state, *_ = arc3.step(state, arc3.Action(move), game)
+    np.testing.assert_array_equal(frames[-1], state.screen)
+    with pytest.raises(ValueError, match="levels 0-2; got level 3"):
+        arc3.pictures.solution_frames(game, 3)
