@@ -3,6 +3,8 @@ adapter, AutoReset with EpisodeMetrics, strict mode, pictures."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -178,3 +180,19 @@ def test_solution_frames_start_at_the_level_and_end_on_the_next():
     np.testing.assert_array_equal(frames[-1], state.screen)
     with pytest.raises(ValueError, match="levels 0-2; got level 3"):
         arc3.pictures.solution_frames(game, 3)
+
+
+def test_malformed_levels_are_named_when_the_game_is_built():
+    keys = GAMES["Keys"]
+
+    def with_sprite(sprite):
+        level = arc3.Level((sprite,))
+        return dataclasses.replace(keys, name="Bad", levels=(level,), solutions=())
+
+    too_big = arc3.Sprite(tuple((3,) * 13 for _ in range(13)), "wall")
+    with pytest.raises(ValueError, match=r"game 'Bad', level 0: sprite 'wall' is 13x13 pixels"):
+        with_sprite(too_big)
+    with pytest.raises(ValueError, match=r"game 'Bad', level 0: sprite kind 'ghost' is not one"):
+        with_sprite(arc3.Sprite(((1,),), "ghost"))
+    with pytest.raises(ValueError, match=r"level 0: sprite 'wall' is drawn 13x13; reach is 12"):
+        with_sprite(arc3.Sprite(((1,),), "wall", scale=13))

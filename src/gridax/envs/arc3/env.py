@@ -256,7 +256,7 @@ class _Compiled(NamedTuple):
 
 def _compile(game: Game) -> _Compiled:
     # The bank outlives the call that builds it, which may be inside a caller's jit: its
-    # arrays must be concrete, not that trace's tracers.
+    # arrays (the tables' converters make them JAX arrays) must be that trace's constants.
     with jax.ensure_compile_time_eval():
         bank = build_bank(game)
 

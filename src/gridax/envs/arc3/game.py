@@ -13,7 +13,7 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.envs.arc3.camera import SCREEN, Camera
-from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table, drawn_size
+from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table
 from gridax.envs.arc3.types import RESET, UNDO
 from gridax.fields import as_dtype
 
@@ -93,13 +93,27 @@ class Game:
                 raise ValueError(
                     f"{where}, level {number}: grid_size {level.grid_size} must be 1-{SCREEN}"
                 )
-            for sprite in level.sprites:
-                factor = 1 - sprite.scale if sprite.scale < 0 else 1
-                if factor > self.max_downscale:
-                    raise ValueError(
-                        f"{where}, level {number}: sprite {sprite.kind!r} scales down by "
-                        f"{factor}, max_downscale is {self.max_downscale}"
-                    )
+            self._check_sprites(level, f"{where}, level {number}")
+
+    def _check_sprites(self, level: Level, where: str) -> None:
+        """Every sprite of ``level`` fits the game's static sizes (named errors)."""
+        try:
+            build_table(level.sprites, self.num_slots, self.pixel_size, self.kinds, self.tags)
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from None
+        for sprite in level.sprites:
+            factor = 1 - sprite.scale if sprite.scale < 0 else 1
+            if factor > self.max_downscale:
+                raise ValueError(
+                    f"{where}: sprite {sprite.kind!r} scales down by {factor}, "
+                    f"max_downscale is {self.max_downscale}"
+                )
+            if max(sprite.drawn_shape) > self.reach:
+                height, width = sprite.drawn_shape
+                raise ValueError(
+                    f"{where}: sprite {sprite.kind!r} is drawn {height}x{width}; reach is "
+                    f"{self.reach}"
+                )
 
     @property
     def view_size(self) -> int:
@@ -133,13 +147,6 @@ def build_bank(game: Game) -> LevelBank:
         build_table(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
         for level in game.levels
     ]
-    for number, table in enumerate(tables):
-        height, width = _drawn_extent(table)
-        if max(height, width) > game.reach:
-            raise ValueError(
-                f"game {game.name!r}, level {number}: a sprite is drawn {height}x{width}; "
-                f"reach is {game.reach}"
-            )
     memory = np.zeros((len(game.levels), game.memory_size), np.int32)
     for number, level in enumerate(game.levels):
         memory[number, : len(level.memory)] = level.memory
@@ -149,12 +156,6 @@ def build_bank(game: Game) -> LevelBank:
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
     )
-
-
-def _drawn_extent(table: SpriteTable) -> tuple[int, int]:
-    """The largest drawn height and width of the table's sprites."""
-    height, width = (np.where(table.exists, side, 0) for side in drawn_size(table))
-    return int(height.max()), int(width.max())
 
 
 def initial_camera(game: Game) -> Camera:

@@ -84,6 +84,15 @@ class Sprite:
                     f"divide the pixels' shape {rows.shape}"
                 )
 
+    @property
+    def drawn_shape(self) -> tuple[int, int]:
+        """``(height, width)`` as drawn: rotated, then scaled."""
+        height, width = len(self.pixels), len(self.pixels[0])
+        if self.rotation % 180:
+            height, width = width, height
+        up, down = max(self.scale, 1), 1 - self.scale if self.scale < 0 else 1
+        return height * up // down, width * up // down
+
 
 class SpriteTable(eqx.Module):
     """Sprite slots ``[N]`` of one level (or a batch of them: leading axes first).
