@@ -13,7 +13,7 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.envs.arc3.camera import SCREEN, Camera
-from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table
+from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table, table_columns
 from gridax.envs.arc3.types import RESET, UNDO
 from gridax.fields import as_dtype
 
@@ -98,7 +98,7 @@ class Game:
     def _check_sprites(self, level: Level, where: str) -> None:
         """Every sprite of ``level`` fits the game's static sizes (named errors)."""
         try:
-            build_table(level.sprites, self.num_slots, self.pixel_size, self.kinds, self.tags)
+            table_columns(level.sprites, self.num_slots, self.pixel_size, self.kinds, self.tags)
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
         for sprite in level.sprites:

@@ -128,6 +128,18 @@ def build_table(
 ) -> SpriteTable:
     """The table of ``sprites`` in ``num_slots`` slots of ``pixel_size`` squared pixels;
     ``kinds`` and ``tags`` list every kind and tag of the game (their index is the id)."""
+    return SpriteTable(**table_columns(sprites, num_slots, pixel_size, kinds, tags))
+
+
+def table_columns(
+    sprites: Sequence[Sprite],
+    num_slots: int,
+    pixel_size: int,
+    kinds: Sequence[str],
+    tags: Sequence[str] = (),
+) -> dict[str, np.ndarray]:
+    """:func:`build_table`'s columns as NumPy arrays (checking every sprite fits, with
+    named errors), without starting JAX."""
     if len(sprites) > num_slots:
         raise ValueError(f"{len(sprites)} sprites do not fit in {num_slots} slots")
     n = num_slots
@@ -158,7 +170,7 @@ def build_table(
         scale[i], turns[i] = sprite.scale, (sprite.rotation % 360) // 90
         blocking[i], kind[i] = int(sprite.blocking), kinds.index(sprite.kind)
         tag_rows[i] = [tag in sprite.tags for tag in tags]
-    return SpriteTable(
+    return dict(
         pixels=pixels,
         order=np.arange(n, dtype=np.int32),
         scale=scale,
