@@ -7,10 +7,11 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+from jaxtyping import Array, Int32
 
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import collision, sprites
-from gridax.envs.arc3.types import GAME_OVER, WIN, Arc3State
+from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4, GAME_OVER, WIN, Arc3State
 
 Flag = bool | jax.Array  # a condition, traced or not
 
@@ -38,6 +39,28 @@ def next_level(state: Arc3State, num_levels: int, when: Flag = True) -> Arc3Stat
         (state.score + jnp.where(when, 1, 0), state.pending_level | (when & ~last)),
     )
     return win(state, when & last)
+
+
+# (dx, dy) of each action id: ACTION1-4 are up, down, left and right (arcengine's
+# convention), every other action moves nothing.
+_ARROWS = tuple(
+    {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}.get(a, (0, 0))
+    for a in range(8)
+)
+
+
+def arrow_step(action) -> Int32[Array, "2"]:
+    """``(dx, dy)`` of an arrow action (ACTION1-4: up, down, left, right), else zeros."""
+    return jnp.asarray(_ARROWS, jnp.int32)[action.id]
+
+
+def covered(state: Arc3State, under: int, over: int) -> jax.Array:
+    """Every existing sprite of kind ``under`` has one of kind ``over`` on its cell."""
+    table = state.table
+    overs = table.exists & (table.kind == over)
+    unders = table.exists & (table.kind == under)
+    same_cell = (table.x[:, None] == table.x[None, :]) & (table.y[:, None] == table.y[None, :])
+    return jnp.all(jnp.any(same_cell & overs[None, :], axis=1) | ~unders)
 
 
 def slot_of(state: Arc3State, kind: int):

@@ -13,12 +13,11 @@ import jax.numpy as jnp
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4, UNDO
+from gridax.envs.arc3.types import UNDO
 
 KINDS = ("wall", "holes", "player")
 WALL, HOLES, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 2, "hole": 0, "player": 9}
-MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
 FLOOR_LEFT = 0  # memory: floor cells not crumbled yet, the player's own included
 
 # "#" wall, "P" player (on floor), "." floor, "o" a hole already.
@@ -68,7 +67,7 @@ def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     player, holes = rules.slot_of(state, PLAYER), rules.slot_of(state, HOLES)
     x, y = state.table.x[player], state.table.y[player]
-    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    step = rules.arrow_step(action)
     state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     moved = jnp.any(step != 0) & ~jnp.any(hit)
     state = rules.set_pixel(state, holes, y, x, COLOURS["hole"], moved)  # holes at (0, 0)
@@ -87,7 +86,6 @@ GAME = Game(
     pixel_size=8,
     reach=8,
     memory_size=1,
-    max_frames=2,
     undo_depth=32,
-    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+    solutions=maps.actions(SOLUTIONS),
 )

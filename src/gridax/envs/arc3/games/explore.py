@@ -15,13 +15,10 @@ from gridax.envs.arc3 import rules
 from gridax.envs.arc3.camera import draw_square
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.sprites import Sprite
-from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
 
 KINDS = ("wall", "gem", "player")
 WALL, GEM, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 1, "gem": 11, "player": 9}
-MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
 VIEW = 10  # cells the camera shows across and down
 WORLD_WIDTH, WORLD_HEIGHT = 0, 1  # memory: the world's size, for the camera's bounds
 
@@ -87,10 +84,7 @@ SOLUTIONS = (
 def level_of(rows: tuple[str, ...]) -> Level:
     """A level from a map: the world is the whole map, the camera a 10x10 view of it."""
     layers = {"gem": 0, "player": 1}
-    gems = [
-        Sprite(g.pixels, g.kind, g.x, g.y, g.layer, collidable=False)
-        for g in maps.dots(rows, {"g": "gem"}, COLOURS, layers)
-    ]
+    gems = maps.dots(rows, {"g": "gem"}, COLOURS, layers, collidable=False)
     player = maps.dots(rows, {"P": "player"}, COLOURS, layers)
     return Level(
         (maps.wall(rows, COLOURS["wall"]), *gems, *player),
@@ -110,7 +104,7 @@ def follow(state, game: Game):
 def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     player = rules.slot_of(state, PLAYER)
-    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    step = rules.arrow_step(action)
     state, _ = rules.try_move(state, player, step[0], step[1], game, size=1)
     table = state.table
     on_player = (table.x == table.x[player]) & (table.y == table.y[player])
@@ -139,8 +133,7 @@ GAME = Game(
     pixel_size=24,
     reach=24,
     memory_size=2,
-    max_frames=2,
     ui=ui,
     on_set_level=follow,
-    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+    solutions=maps.actions(SOLUTIONS),
 )

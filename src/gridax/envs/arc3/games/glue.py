@@ -18,13 +18,12 @@ from gridax.batching import cond_rare
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.sprites import TRANSPARENT, Sprite
-from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4, ACTION5
+from gridax.envs.arc3.sprites import TRANSPARENT
+from gridax.envs.arc3.types import ACTION5
 
 KINDS = ("wall", "socket", "part", "player")
 WALL, SOCKET, PART, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 2, "socket": 8, "part": 6, "player": 9}
-MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
 PLAYER_X, PLAYER_Y = 0, 1  # memory: the player's own cell
 
 # "#" wall, "P" player, "p" part, "s" socket.
@@ -64,10 +63,7 @@ SOLUTIONS = ("44445", "444141313335", "242444415233231444245")
 def level_of(rows: tuple[str, ...]) -> Level:
     """A level from a map; the camera frames the whole map."""
     layers = {"socket": 0, "part": 1, "player": 1}
-    sockets = [
-        Sprite(s.pixels, s.kind, s.x, s.y, s.layer, collidable=False)
-        for s in maps.dots(rows, {"s": "socket"}, COLOURS, layers)
-    ]
+    sockets = maps.dots(rows, {"s": "socket"}, COLOURS, layers, collidable=False)
     movers = maps.dots(rows, {"P": "player", "p": "part"}, COLOURS, layers)
     ((_, x, y),) = maps.cells(rows, "P")
     return Level(
@@ -80,7 +76,7 @@ def level_of(rows: tuple[str, ...]) -> Level:
 def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     player = rules.slot_of(state, PLAYER)
-    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    step = rules.arrow_step(action)
     state, hit = rules.try_move(state, player, step[0], step[1], game, size=CARRY_SIZE)
     state = _carry(state, jnp.where(jnp.any(hit), 0, step))
     grabbed = hit & (state.table.kind == PART)
@@ -95,7 +91,7 @@ def rule(state, action, game: Game):
     # Grabbing and letting go are rare in a batch: done only where some env does them.
     state = cond_rare(jnp.any(grabbed), grab_all, state, player, grabbed, compact_to=1 / 16)
     state = cond_rare(action.id == ACTION5, _detach, state, player)
-    state = rules.next_level(state, len(game.levels), _all_sockets_filled(state))
+    state = rules.next_level(state, len(game.levels), rules.covered(state, SOCKET, PART))
     return rules.complete(state)
 
 
@@ -144,14 +140,6 @@ def _detach(state, player):
     )
 
 
-def _all_sockets_filled(state) -> jax.Array:
-    table = state.table
-    parts = table.exists & (table.kind == PART)
-    sockets = table.exists & (table.kind == SOCKET)
-    same_cell = (table.x[:, None] == table.x[None, :]) & (table.y[:, None] == table.y[None, :])
-    return jnp.all(jnp.any(same_cell & parts[None, :], axis=1) | ~sockets)
-
-
 GAME = Game(
     name="Glue",
     levels=tuple(level_of(rows) for rows in MAPS),
@@ -161,6 +149,5 @@ GAME = Game(
     pixel_size=9,
     reach=9,
     memory_size=2,
-    max_frames=2,
-    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+    solutions=maps.actions(SOLUTIONS),
 )

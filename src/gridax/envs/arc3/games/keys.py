@@ -14,12 +14,10 @@ from gridax.envs.arc3 import rules
 from gridax.envs.arc3.camera import draw_square
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
 
 KINDS = ("wall", "player", "key", "door", "exit")
 WALL, PLAYER, KEY, DOOR, EXIT = range(len(KINDS))
 COLOURS = {"wall": 3, "player": 9, "key": 11, "door": 12, "exit": 14}
-MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
 KEYS_HELD = 0  # memory slot
 
 MAPS = (
@@ -78,7 +76,7 @@ def level_of(rows: tuple[str, ...]) -> Level:
 def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     player = rules.slot_of(state, PLAYER)
-    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    step = rules.arrow_step(action)
     moving = jnp.any(step != 0)
     state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     kind = state.table.kind
@@ -119,7 +117,6 @@ GAME = Game(
     pixel_size=12,
     reach=12,
     memory_size=1,
-    max_frames=2,
     ui=ui,
-    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+    solutions=maps.actions(SOLUTIONS),
 )

@@ -114,7 +114,6 @@ GAME = Game(
     pixel_size=1,
     reach=1,
     memory_size=2,
-    max_frames=2,
     ui=ui,
     solutions=SOLUTIONS,
 )

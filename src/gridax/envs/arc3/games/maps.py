@@ -22,12 +22,23 @@ def wall(rows: tuple[str, ...], colour: int, kind: str = "wall", symbol: str = "
 
 
 def dots(
-    rows: tuple[str, ...], kinds: dict[str, str], colours: dict[str, int], layers: dict[str, int]
+    rows: tuple[str, ...],
+    kinds: dict[str, str],
+    colours: dict[str, int],
+    layers: dict[str, int],
+    collidable: bool = True,
 ) -> list[Sprite]:
     """One 1x1 sprite per cell whose symbol is in ``kinds`` (symbol -> kind), row by row,
-    coloured and layered by kind."""
+    coloured and layered by kind; ``collidable=False`` for markers that do not block."""
     return [
-        Sprite(((colours[kinds[s]],),), kinds[s], x=x, y=y, layer=layers[kinds[s]])
+        Sprite(
+            ((colours[kinds[s]],),),
+            kinds[s],
+            x=x,
+            y=y,
+            layer=layers[kinds[s]],
+            collidable=collidable,
+        )
         for s, x, y in cells(rows, "".join(kinds))
     ]
 
@@ -37,3 +48,8 @@ def size(rows: tuple[str, ...]) -> tuple[int, int]:
     if any(len(row) != len(rows[0]) for row in rows):
         raise ValueError(f"map rows differ in length: {[len(row) for row in rows]}")
     return len(rows[0]), len(rows)
+
+
+def actions(solutions: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """Solutions written as strings of action digits (``"4412"``), as ``Game`` takes them."""
+    return tuple(tuple(int(a) for a in moves) for moves in solutions)

@@ -14,13 +14,10 @@ import jax.numpy as jnp
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.game import Game, Level
 from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.sprites import Sprite
-from gridax.envs.arc3.types import ACTION1, ACTION2, ACTION3, ACTION4
 
 KINDS = ("wall", "target", "box", "player")
 WALL, TARGET, BOX, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 4, "target": 8, "box": 12, "player": 9}
-MOVES = {ACTION1: (0, -1), ACTION2: (0, 1), ACTION3: (-1, 0), ACTION4: (1, 0)}
 
 # "#" wall, "P" player, "B" box, "T" target, "*" a box on a target.
 MAPS = (
@@ -58,8 +55,7 @@ SOLUTIONS = ("44", "11442421331332241314", "422244133114413132222324133341131")
 def level_of(rows: tuple[str, ...]) -> Level:
     """A level from a map; the camera frames the whole map."""
     layers = {"target": 0, "box": 1, "player": 1}
-    targets = maps.dots(rows, {"T": "target", "*": "target"}, COLOURS, layers)
-    targets = [Sprite(t.pixels, t.kind, t.x, t.y, t.layer, collidable=False) for t in targets]
+    targets = maps.dots(rows, {"T": "target", "*": "target"}, COLOURS, layers, collidable=False)
     movers = maps.dots(rows, {"P": "player", "B": "box", "*": "box"}, COLOURS, layers)
     sprites = (maps.wall(rows, COLOURS["wall"]), *targets, *movers)
     return Level(sprites, grid_size=maps.size(rows))
@@ -69,7 +65,7 @@ def rule(state, action, game: Game):
     """One frame of an action: every action completes in one frame."""
     table = state.table
     player = rules.slot_of(state, PLAYER)
-    step = jnp.array([MOVES.get(a, (0, 0)) for a in range(8)], jnp.int32)[action.id]
+    step = rules.arrow_step(action)
     state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     # Into a lone box: the box moves if it can, then the player follows.
     box = jnp.argmax(hit).astype(jnp.int32)
@@ -82,18 +78,8 @@ def rule(state, action, game: Game):
         (pushed.table.x.at[player].add(step[0]), pushed.table.y.at[player].add(step[1])),
     )
     state = jax.tree.map(lambda a, b: jnp.where(follows, a, b), pushed, state)
-    state = rules.next_level(state, len(game.levels), all_covered(state))
+    state = rules.next_level(state, len(game.levels), rules.covered(state, TARGET, BOX))
     return rules.complete(state)
-
-
-def all_covered(state) -> jax.Array:
-    """Every target has a box on its cell."""
-    table = state.table
-    boxes = table.exists & (table.kind == BOX)
-    targets = table.exists & (table.kind == TARGET)
-    same_cell = (table.x[:, None] == table.x[None, :]) & (table.y[:, None] == table.y[None, :])
-    covered = jnp.any(same_cell & boxes[None, :], axis=1)
-    return jnp.all(covered | ~targets)
 
 
 GAME = Game(
@@ -104,6 +90,5 @@ GAME = Game(
     available_actions=(1, 2, 3, 4),
     pixel_size=9,
     reach=9,
-    max_frames=2,
-    solutions=tuple(tuple(int(a) for a in moves) for moves in SOLUTIONS),
+    solutions=maps.actions(SOLUTIONS),
 )
