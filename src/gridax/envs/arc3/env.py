@@ -167,17 +167,14 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
             return rule(state)
         with jax.named_scope("undo"):
             undoing = action.id == UNDO
-            first = state.frame == 0
+            # A snapshot before each other action; undo reads the same stack, so both
+            # outcomes share one history (the final select leaves it alone).
+            saving = (state.frame == 0) & ~undoing & (action.id != RESET)
+            state = jax.lax.cond(saving, lambda s: _push(s, game.undo_depth), lambda s: s, state)
             undone = eqx.tree_at(
                 lambda s: s.complete, _undo(state, game.undo_depth), jnp.bool_(True)
             )
-            pushed = jax.lax.cond(
-                first & (action.id != RESET),
-                lambda s: _push(s, game.undo_depth),
-                lambda s: s,
-                state,
-            )
-        return _select(undoing, undone, rule(pushed))
+        return _select(undoing, undone, rule(state))
 
     state = jax.lax.cond(state.pending_level, advance, play, state)
     return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
