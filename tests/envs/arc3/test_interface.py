@@ -50,6 +50,8 @@ def test_the_solution_wins_with_full_efficiency_and_the_episode_is_absorbing():
     assert sum(rewards) == len(env.game.levels) and dones[len(solution) - 1]
     assert not any(dones[: len(solution) - 1]) and rewards[-2:] == [0.0, 0.0]
     assert int(state.game.status) == arc3.WIN and int(state.steps) == len(solution)
+    # The RESET after the end changed nothing, and its info says so.
+    assert int(infos[-1]["status"]) == arc3.WIN and not bool(infos[-1]["full_reset"])
     metrics = env.episode_metrics(infos[len(solution) - 1], jnp.int32(len(solution)))
     assert metrics["level_actions"].tolist() == env.reference_actions().tolist()
     assert float(metrics["efficiency"]) == 1.0 and bool(metrics["won"])

@@ -44,6 +44,7 @@ from gridax.interface import Env
 from gridax.validation import close_matches, require_type
 
 IDS = {f"Arc3-{name}-v0": name for name in GAMES}
+NO_ACTION = -1  # an action id no game offers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,34 +98,36 @@ def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
 
 
 def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
-    game, frames, info = functional.step(state.game, action, config.game)
-    reward = (game.score - state.game.score).astype(jnp.float32)
-    if config.strict:
-        reward = eqx.error_if(
-            reward,
-            info["invalid_action"],
-            f"action not offered by {config.game.name!r} (RESET and "
-            f"{list(config.game.available_actions)}) or a click off the 64x64 screen",
-        )
-    moved = Arc3EnvState(
-        game,
-        state.key,
-        state.steps + 1,
-        state.level_actions.at[state.game.level].add(1),
-    )
-    # A finished episode is absorbing: nothing changes, no reward.
+    game = config.game
+    valid = functional.is_valid(action, game)
+    # A finished episode is absorbing: its game gets an action no game offers, a no-op
+    # that changes nothing and makes no frame.
     was_finished = _finished(state, config)
-    new = jax.tree.map(lambda a, b: jnp.where(was_finished, b, a), moved, state)
-    reward = jnp.where(was_finished, 0.0, reward)
+    idle = eqx.tree_at(lambda a: a.id, action, jnp.where(was_finished, NO_ACTION, action.id))
+    new_game, frames, info = functional.step(state.game, idle, game)
+    counted = jnp.where(was_finished, 0, 1)
+    new = Arc3EnvState(
+        new_game,
+        state.key,
+        state.steps + counted,
+        state.level_actions.at[state.game.level].add(counted),
+    )
     info = {
         **info,
-        "frames": jnp.where(was_finished, state.game.screen, frames),
-        "frame_count": jnp.where(was_finished, 0, info["frame_count"]),
+        "invalid_action": ~valid,
         "level_actions": new.level_actions,
-        "terminated": _over(new.game),
-        "truncated": _finished(new, config) & ~_over(new.game),
+        "terminated": _over(new_game),
+        "truncated": _finished(new, config) & ~_over(new_game),
     }
-    return new, new.game.screen, reward, _finished(new, config), info
+    reward = (new_game.score - state.game.score).astype(jnp.float32)
+    if config.strict:  # on the reward, as the ARC env's checks (EQX_ON_ERROR=nan: NaN)
+        reward = eqx.error_if(
+            reward,
+            ~valid,
+            f"action not offered by {game.name!r} (RESET and "
+            f"{list(game.available_actions)}) or a click off the 64x64 screen",
+        )
+    return new, new_game.screen, reward, _finished(new, config), info
 
 
 class _Compiled(NamedTuple):
