@@ -52,7 +52,7 @@ def render(state: Arc3State, game: Game):
 
 
 def _level_of(bank: LevelBank, index) -> LevelBank:
-    """Level ``index`` of the bank (whose leaves are NumPy: indexed as constants)."""
+    """Level ``index`` of the bank."""
     return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], bank)
 
 
@@ -217,17 +217,22 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
 
 def is_valid(action: Action, game: Game):
     """The game offers the action and a click lands on the screen."""
-    on_screen = (
-        (action.x >= 0) & (action.y >= 0) & (action.x < cam.SCREEN) & (action.y < cam.SCREEN)
-    )
-    return game.offers(action.id) & ((action.id != CLICK) | on_screen)
+    return game.offers(action.id) & ((action.id != CLICK) | _on_screen(action))
+
+
+def _on_screen(action: Action):
+    return (action.x >= 0) & (action.y >= 0) & (action.x < cam.SCREEN) & (action.y < cam.SCREEN)
+
+
+def is_over(state: Arc3State):
+    """The game is won or lost: only RESET acts on it."""
+    return (state.status == WIN) | (state.status == GAME_OVER)
 
 
 def _step(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     """One env's step: ``(state, frames, info)``."""
     valid = is_valid(action, game)
-    over = (state.status == WIN) | (state.status == GAME_OVER)
-    acts = valid & ((action.id == RESET) | ~over)
+    acts = valid & ((action.id == RESET) | ~is_over(state))
     performed, frames, count, full = _perform(state, action, acts, game, bank)
     # Pad with the last frame; an env that did not act shows the one it showed.
     last = jnp.where(acts, frames[jnp.maximum(count - 1, 0)], state.screen)
@@ -290,21 +295,21 @@ def check_action(action: Action, game: Game) -> None:
     """Raises a ``ValueError`` naming a concrete action the game does not offer or a
     click off the screen (traced actions are checked inside: flagged no-ops)."""
     try:
-        ids, xs, ys = (np.asarray(leaf) for leaf in (action.id, action.x, action.y))
+        ids, valid = np.asarray(action.id), np.asarray(is_valid(action, game))
     except jax.errors.TracerArrayConversionError:
         return
-    offered = np.asarray(game.offers(ids))
+    if valid.all():
+        return
+    offered = np.asarray(game.offers(action.id))
     if not offered.all():
         bad = sorted(set(np.atleast_1d(ids[~offered]).tolist()))
         raise ValueError(
             f"game {game.name!r} offers RESET and {list(game.available_actions)}; got action "
             f"id {', '.join(map(str, bad))}"
         )
-    off = (ids == CLICK) & ((xs < 0) | (ys < 0) | (xs >= cam.SCREEN) | (ys >= cam.SCREEN))
-    if off.any():
-        where = np.flatnonzero(np.atleast_1d(off))[0]
-        x, y = np.atleast_1d(xs)[where], np.atleast_1d(ys)[where]
-        raise ValueError(f"clicks land on the 64x64 screen (x, y in 0-63); got ({x}, {y})")
+    first = np.flatnonzero(np.atleast_1d(~valid))[0]
+    x, y = (np.atleast_1d(np.asarray(v))[first] for v in (action.x, action.y))
+    raise ValueError(f"clicks land on the 64x64 screen (x, y in 0-63); got ({x}, {y})")
 
 
 def step(state: Arc3State, action: Action, game: Game):

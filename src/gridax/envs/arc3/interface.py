@@ -38,10 +38,11 @@ from gridax.envs.arc3 import pictures
 from gridax.envs.arc3.camera import SCREEN
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.games import GAMES
-from gridax.envs.arc3.types import GAME_OVER, NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3State
+from gridax.envs.arc3.types import NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3State
 from gridax.fields import as_dtype
 from gridax.interface import Env
-from gridax.validation import close_matches, require_type
+from gridax.pictures import write as write_picture
+from gridax.validation import require_known, require_type
 
 IDS = {f"Arc3-{name}-v0": name for name in GAMES}
 NO_ACTION = -1  # an action id no game offers
@@ -81,14 +82,9 @@ class Arc3EnvState(eqx.Module):
     level_actions: Int32[Array, "*b L"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
-def _over(game: Arc3State) -> Bool[Array, "..."]:
-    """Won or lost: the episode terminated."""
-    return (game.status == WIN) | (game.status == GAME_OVER)
-
-
 def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
     limit = config.max_episode_steps
-    return _over(state.game) | (False if limit is None else state.steps >= limit)
+    return functional.is_over(state.game) | (False if limit is None else state.steps >= limit)
 
 
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
@@ -116,8 +112,8 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
         **info,
         "invalid_action": ~valid,
         "level_actions": new.level_actions,
-        "terminated": _over(new_game),
-        "truncated": _finished(new, config) & ~_over(new_game),
+        "terminated": functional.is_over(new_game),
+        "truncated": _finished(new, config) & ~functional.is_over(new_game),
     }
     reward = (new_game.score - state.game.score).astype(jnp.float32)
     if config.strict:  # on the reward, as the ARC env's checks (EQX_ON_ERROR=nan: NaN)
@@ -185,7 +181,7 @@ class Arc3Env(Env):
         return state.game.screen
 
     def terminated(self, state):
-        return _over(state.game)
+        return functional.is_over(state.game)
 
     def truncated(self, state):
         return _finished(state, self.config) & ~self.terminated(state)
@@ -234,7 +230,7 @@ class Arc3Env(Env):
         frame = screen if screen.ndim == 2 else screen[env]
         image = pictures.picture(frame, cell)
         if path is not None:
-            pictures.write(frame, path, cell)
+            write_picture(image, path)
         return image
 
     def checkpoint_filter(self, state):
@@ -268,12 +264,11 @@ def registered_ids() -> list[str]:
 def make_env(env_id: str, **overrides) -> Arc3Env:
     """The game registered as ``env_id``, with :class:`Arc3Config` fields overridden
     (``max_episode_steps``, ``strict``)."""
-    if env_id not in IDS:
-        hint = close_matches(env_id, IDS, cutoff=0.5)
-        raise ValueError(f"unknown ARC-AGI-3 id {env_id!r};{hint} registered: {', '.join(IDS)}")
-    unknown = set(overrides) - {"max_episode_steps", "strict"}
+    require_known("ARC-AGI-3 id", env_id, IDS)
+    options = {field.name for field in dataclasses.fields(Arc3Config)} - {"game"}
+    unknown = set(overrides) - options
     if unknown:
         raise ValueError(
-            f"{env_id}: unknown options {sorted(unknown)}; it takes max_episode_steps, strict"
+            f"{env_id}: unknown options {sorted(unknown)}; it takes {', '.join(sorted(options))}"
         )
     return Arc3Env(env_id, Arc3Config(GAMES[IDS[env_id]], **overrides))

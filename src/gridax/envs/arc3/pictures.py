@@ -1,7 +1,7 @@
 """Pictures of ARC-AGI-3 frames: each of the 64x64 pixels a ``cell`` x ``cell`` square in
-ARC-AGI-3's 16-colour palette (5 is black, the engine's default background); PNG/SVG
-files and animated GIFs (:func:`frames_gif`, :func:`solution_gif` of a game's
-reference solution)."""
+ARC-AGI-3's 16-colour palette (5 is black, the engine's default background), and
+animated GIFs (:func:`frames_gif`, :func:`solution_gif` of a game's reference solution);
+``Arc3Env.render(state, path=...)`` writes one frame as PNG/SVG."""
 
 from __future__ import annotations
 
@@ -36,11 +36,6 @@ def picture(frame, cell: int = 8) -> UInt8[Array, "h w 3"]:
         raise ValueError(f"cell must be a positive number of pixels; got {cell}")
     rgb = jnp.asarray(PALETTE)[jnp.clip(jnp.asarray(frame), 0, 15)]
     return jnp.repeat(jnp.repeat(rgb, cell, axis=0), cell, axis=1)
-
-
-def write(frame, path: str | Path, cell: int = 8) -> Path:
-    """One frame as a ``.png`` or ``.svg`` file."""
-    return shared.write(picture(frame, cell), path)
 
 
 def frames_gif(
