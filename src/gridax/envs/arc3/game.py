@@ -13,7 +13,7 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.envs.arc3.camera import SCREEN, Camera
-from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table, table_columns
+from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, table_columns
 from gridax.envs.arc3.types import RESET, UNDO
 from gridax.fields import as_dtype
 
@@ -143,8 +143,8 @@ class LevelBank(eqx.Module):
 
 
 def build_bank(game: Game) -> LevelBank:
-    tables = [
-        build_table(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
+    columns = [
+        table_columns(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
         for level in game.levels
     ]
     memory = np.zeros((len(game.levels), game.memory_size), np.int32)
@@ -152,7 +152,7 @@ def build_bank(game: Game) -> LevelBank:
         memory[number, : len(level.memory)] = level.memory
     sizes = [level.grid_size or (0, 0) for level in game.levels]
     return LevelBank(
-        table=jax.tree.map(lambda *leaves: np.stack(leaves), *tables),
+        table=SpriteTable(**{name: np.stack([c[name] for c in columns]) for name in columns[0]}),
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
     )

@@ -35,11 +35,6 @@ from engine_cases import engine_sprite  # noqa: E402
 MOVES = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
 
 
-def memory_of(data: dict) -> list[list[int]]:
-    """Each level's starting game memory (the rule's variables), as gridax declares it."""
-    return [level["memory"] for level in data["levels"]]
-
-
 def levels_of(data: dict) -> list[Level]:
     return [
         Level(
@@ -51,37 +46,44 @@ def levels_of(data: dict) -> list[Level]:
     ]
 
 
-def camera_of(data: dict, interfaces) -> Camera:
-    x, y, width, height = data["camera"]
-    return Camera(x, y, width, height, data["background"], data["letterbox"], interfaces)
+class Display(RenderableUserDisplay):
+    """A UI layer drawn by a function of the frame (in place)."""
 
-
-class KeysHeld(RenderableUserDisplay):
-    """Keys held: 2x2 yellow squares from the top-left corner, 3 pixels apart."""
-
-    def __init__(self, game: Keys):
-        self.game = game
+    def __init__(self, draw):
+        self.draw = draw
 
     def render_interface(self, frame: np.ndarray) -> np.ndarray:
-        for k in range(min(self.game.keys_held, 4)):
-            frame[1:3, 1 + 3 * k : 3 + 3 * k] = 11
+        self.draw(frame)
         return frame
 
 
-class Keys(ARCBaseGame):
-    """Walk to the exit; walking into a key picks it up, into a door with a key opens it."""
+class Reference(ARCBaseGame):
+    """A gridax game on arcengine: its levels, camera and actions from gridax's JSON
+    (``to_json``), each level's starting memory in ``self.memory``; ``draw_ui``, where a
+    game has one, draws its UI layer."""
 
     def __init__(self, data: dict):
-        self.keys_held = 0
+        self.memory = [level["memory"] for level in data["levels"]]
+        x, y, width, height = data["camera"]
+        interfaces = [Display(self.draw_ui)] if hasattr(self, "draw_ui") else []
         super().__init__(
-            game_id="keys",
+            game_id=data["name"].lower(),
             levels=levels_of(data),
-            camera=camera_of(data, [KeysHeld(self)]),
+            camera=Camera(x, y, width, height, data["background"], data["letterbox"], interfaces),
             available_actions=data["available_actions"],
         )
 
+
+class Keys(Reference):
+    """Walk to the exit; walking into a key picks it up, into a door with a key opens it."""
+
     def on_set_level(self, level: Level) -> None:
         self.keys_held = 0
+
+    def draw_ui(self, frame: np.ndarray) -> None:
+        """Keys held: 2x2 yellow squares from the top-left corner, 3 pixels apart."""
+        for k in range(min(self.keys_held, 4)):
+            frame[1:3, 1 + 3 * k : 3 + 3 * k] = 11
 
     def step(self) -> None:
         move = MOVES.get(self.action.id.value)
@@ -103,16 +105,8 @@ class Keys(ARCBaseGame):
         self.complete_action()
 
 
-class Push(ARCBaseGame):
+class Push(Reference):
     """Push boxes onto every target; a box moves if nothing is behind it."""
-
-    def __init__(self, data: dict):
-        super().__init__(
-            game_id="push",
-            levels=levels_of(data),
-            camera=camera_of(data, []),
-            available_actions=data["available_actions"],
-        )
 
     def step(self) -> None:
         move = MOVES.get(self.action.id.value)
@@ -128,34 +122,18 @@ class Push(ARCBaseGame):
         self.complete_action()
 
 
-class MovesLeft(RenderableUserDisplay):
-    """Moves left: a bar along the bottom row, two pixels a move."""
-
-    def __init__(self, game: Lights):
-        self.game = game
-
-    def render_interface(self, frame: np.ndarray) -> np.ndarray:
-        frame[63, : max(2 * self.game.moves_left, 0)] = 9
-        return frame
-
-
-class Lights(ARCBaseGame):
+class Lights(Reference):
     """Click a cell to cycle it and its four neighbours; all cells in the first colour
     within the budget of clicks."""
 
     PALETTE = (3, 14, 11)
 
-    def __init__(self, data: dict):
-        self.memory = memory_of(data)
-        super().__init__(
-            game_id="lights",
-            levels=levels_of(data),
-            camera=camera_of(data, [MovesLeft(self)]),
-            available_actions=data["available_actions"],
-        )
-
     def on_set_level(self, level: Level) -> None:
         self.moves_left, self.colours = self.memory[self.level_index]
+
+    def draw_ui(self, frame: np.ndarray) -> None:
+        """Moves left: a bar along the bottom row, two pixels a move."""
+        frame[63, : max(2 * self.moves_left, 0)] = 9
 
     def step(self) -> None:
         if self.action.id.value == 6:
@@ -177,18 +155,9 @@ class Lights(ARCBaseGame):
         self.complete_action()
 
 
-class Glue(ARCBaseGame):
+class Glue(Reference):
     """Walk into parts to merge them with the player, carry them, detach them (ACTION5)
     with a part on every socket."""
-
-    def __init__(self, data: dict):
-        self.memory = memory_of(data)
-        super().__init__(
-            game_id="glue",
-            levels=levels_of(data),
-            camera=camera_of(data, []),
-            available_actions=data["available_actions"],
-        )
 
     def on_set_level(self, level: Level) -> None:
         self.player_x, self.player_y = self.memory[self.level_index]
@@ -227,35 +196,19 @@ class Glue(ARCBaseGame):
         self.complete_action()
 
 
-class GemsLeft(RenderableUserDisplay):
-    """Gems left: one dot every two pixels along the top row."""
-
-    def __init__(self, game: Explore):
-        self.game = game
-
-    def render_interface(self, frame: np.ndarray) -> np.ndarray:
-        left = len(self.game.current_level.get_sprites_by_name("gem"))
-        for k in range(min(left, 8)):
-            frame[0, 1 + 2 * k] = 11
-        return frame
-
-
-class Explore(ARCBaseGame):
+class Explore(Reference):
     """Collect every gem of a world larger than the screen; the camera follows."""
 
     VIEW = 10
 
-    def __init__(self, data: dict):
-        self.memory = memory_of(data)
-        super().__init__(
-            game_id="explore",
-            levels=levels_of(data),
-            camera=camera_of(data, [GemsLeft(self)]),
-            available_actions=data["available_actions"],
-        )
-
     def on_set_level(self, level: Level) -> None:
         self.follow()
+
+    def draw_ui(self, frame: np.ndarray) -> None:
+        """Gems left: one dot every two pixels along the top row."""
+        left = len(self.current_level.get_sprites_by_name("gem"))
+        for k in range(min(left, 8)):
+            frame[0, 1 + 2 * k] = 11
 
     def follow(self) -> None:
         width, height = self.memory[self.level_index]
@@ -278,7 +231,7 @@ class Explore(ARCBaseGame):
         self.complete_action()
 
 
-class Undoable(ARCBaseGame):
+class Undoable(Reference):
     """A game with ACTION7: before each other action (these games' actions take one
     step) its level's sprites, camera and memory (``memory_names``) are saved,
     ``UNDO_DEPTH`` at most; ACTION7 restores the last save in one frame. A new level or a
@@ -324,15 +277,6 @@ class Crumble(Undoable):
     """Walk over every floor cell once; the cell left crumbles into a hole."""
 
     memory_names = ("floor_left",)
-
-    def __init__(self, data: dict):
-        self.memory = memory_of(data)
-        super().__init__(
-            game_id="crumble",
-            levels=levels_of(data),
-            camera=camera_of(data, []),
-            available_actions=data["available_actions"],
-        )
 
     def on_set_level(self, level: Level) -> None:
         super().on_set_level(level)
