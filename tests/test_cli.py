@@ -112,8 +112,8 @@ def test_version_has_one_source(capsys):
 
 
 def test_bench_arc3_games(tmp_path, monkeypatch, capsys):
-    """``--arc3``: gridax rows per game and batch size; without arcengine, a message and
-    no reference rows."""
+    """``--arc3``: gridax rows per game and batch size, each a fraction of the roofline
+    at its size; without arcengine, a message and no reference rows."""
     monkeypatch.delenv("GRIDAX_ARCENGINE_PYTHON", raising=False)
     monkeypatch.chdir(tmp_path)  # no .venv-arcengine here
     args = ["bench", "--arc3", "Lights", "--num-envs", "2", "--steps", "2", "--repeats", "1"]
@@ -122,6 +122,9 @@ def test_bench_arc3_games(tmp_path, monkeypatch, capsys):
     assert "arcengine is not installed" in out
     rows = json.loads((tmp_path / "arc3.json").read_text())["rows"]
     assert [(r["env"], r["selection_format"], r["num_envs"]) for r in rows] == [
-        ("arc3", "Lights", 2)
+        ("arc3", "Lights", 2),
+        ("roofline", "2 frames", 2),
     ]
-    assert rows[0]["steps_per_second"] > 0
+    game, roofline = rows
+    assert game["steps_per_second"] > 0
+    assert game["roofline_fraction"] == game["steps_per_second"] / roofline["steps_per_second"]

@@ -6,6 +6,11 @@ The actions follow the parity traces' mix: 5 % RESET, else one of the game's act
 clicks anywhere on the screen; drawn before the timed calls. arcengine is timed on its
 cheapest path (``perform_action(..., raw=True)``), in a process of its own: the Python
 named by ``$GRIDAX_ARCENGINE_PYTHON`` or ``.venv-arcengine`` (``make arc3-parity``).
+
+The roofline is the cheapest possible step of the same contract, read the same way: a
+one-cell player moved by a given arrow on an 8x8 view (8 screen pixels a cell), its old
+and new cells repainted in the 64x64 frame, and ``max_frames`` frames returned (the
+frame repeated, as the engine pads). Each game's figure is also a fraction of it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 from gridax.bench.forage import make_moves_rollout
@@ -50,6 +57,41 @@ def measure_arc3(name: str, num_envs: int, num_steps: int, repeats: int = 3) -> 
     actions = draw_actions(game, num_steps, num_envs)
     rollout = make_arc3_rollout(game, num_steps)
     return scan_row("arc3", name, rollout, (states,), actions, num_steps, repeats)
+
+
+ROOFLINE_SCALE = 8  # screen pixels per view cell: an 8x8 view
+
+
+def make_roofline_rollout(num_steps: int, max_frames: int):
+    """The roofline's rollout (module docstring): ``(screens, cells)`` are the state,
+    the inputs are arrows ``[num_steps, num_envs, 2]``."""
+    pixel_cells = jnp.arange(64, dtype=jnp.int32) // ROOFLINE_SCALE
+    last = 64 // ROOFLINE_SCALE - 1
+
+    def move(screen, cell, arrow):
+        new = jnp.clip(cell + arrow, 0, last)
+
+        def at(c):
+            return (pixel_cells[:, None] == c[1]) & (pixel_cells[None, :] == c[0])
+
+        screen = jnp.where(at(cell), jnp.int8(0), screen)
+        screen = jnp.where(at(new), jnp.int8(9), screen)
+        return screen, new
+
+    def step(state, arrows):
+        screens, cells = jax.vmap(move)(*state, arrows)
+        frames = jnp.broadcast_to(screens[:, None], (screens.shape[0], max_frames, 64, 64))
+        return (screens, cells), frames, cells
+
+    return make_moves_rollout(step, num_steps)
+
+
+def measure_roofline(num_envs: int, num_steps: int, max_frames: int, repeats: int = 3) -> Row:
+    state = (jnp.zeros((num_envs, 64, 64), jnp.int8), jnp.zeros((num_envs, 2), jnp.int32))
+    arrows = np.random.default_rng(1).integers(-1, 2, (num_steps, num_envs, 2), dtype=np.int32)
+    rollout = make_roofline_rollout(num_steps, max_frames)
+    label = f"{max_frames} frames"
+    return scan_row("roofline", label, rollout, (state,), jnp.asarray(arrows), num_steps, repeats)
 
 
 def arcengine_python() -> str | None:

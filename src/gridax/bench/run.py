@@ -189,6 +189,7 @@ def arc3_games(options: Options, metadata: dict) -> int:
     with the ratios (gridax.bench.arc3)."""
     from gridax.bench import arc3 as arc3_bench
     from gridax.bench import report
+    from gridax.envs import arc3
 
     metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
     metadata["tasks"] = f"ARC-AGI-3 games {', '.join(options.arc3)} (gridax.envs.arc3.games)"
@@ -202,12 +203,22 @@ def arc3_games(options: Options, metadata: dict) -> int:
     sizes = (1, 1024) if options.quick else options.num_envs
     plan = [(name, None) for name in options.arc3 if python]
     plan += [(name, n) for name in options.arc3 for n in sizes]
-    rows = []
-    for name, n in _progress("ARC-AGI-3")(plan):
-        if n is None and python is not None:
-            rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
-        elif n is not None:
-            rows.append(arc3_bench.measure_arc3(name, n, options.steps, options.repeats))
+    frame_counts = sorted({arc3.games.GAMES[name].max_frames for name in options.arc3})
+    plan += [(frames, n) for frames in frame_counts for n in sizes]
+    rows, roofline = [], {}
+    for what, n in _progress("ARC-AGI-3")(plan):
+        if isinstance(what, int):
+            row = arc3_bench.measure_roofline(n, options.steps, what, options.repeats)
+            roofline[what, n] = row.steps_per_second
+        elif n is None:
+            row = arc3_bench.measure_arcengine(what, options.steps, python, options.repeats)
+        else:
+            row = arc3_bench.measure_arc3(what, n, options.steps, options.repeats)
+        rows.append(row)
+    for row in rows:
+        if row.env == "arc3":
+            frames = arc3.games.GAMES[row.selection_format].max_frames
+            row.roofline_fraction = row.steps_per_second / roofline[frames, row.num_envs]
     print(report.format_table(rows))
     print(arc3_bench.format_ratios(rows))
     written = report.write_rows(rows, Path(options.out), metadata, name="arc3")
