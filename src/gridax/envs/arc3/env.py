@@ -180,9 +180,33 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
     return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
 
 
+def _running(state: Arc3State):
+    """The action in progress needs another frame."""
+    return ~state.complete | state.pending_level
+
+
+def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
+    """Frames 2 to ``max_frames`` of an action that did not complete in one; each new
+    frame also pads the frames after it."""
+    slots = jnp.arange(game.max_frames)[:, None, None]
+
+    def running(carry):
+        state, _, count = carry
+        return _running(state) & (count < game.max_frames)
+
+    def one_frame(carry):
+        state, frames, count = carry
+        state = _frame_of_action(state, action, game, bank)
+        frames = jnp.where(slots >= count, render(state, game), frames)
+        return state, frames, count + 1
+
+    return jax.lax.while_loop(running, one_frame, carry)
+
+
 def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank):
     """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``; unless
-    ``acts`` (a RESET always acts), nothing changes and no frame is made."""
+    ``acts`` (a RESET always acts), nothing changes and no frame is made (the frames
+    show the last one again)."""
     is_reset = action.id == RESET
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
     with jax.named_scope("level_reset"):
@@ -199,19 +223,20 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
             jnp.where(acts, 0, state.frame),
         ),
     )
-    frames = jnp.zeros((game.max_frames, cam.SCREEN, cam.SCREEN), jnp.int8)
-
-    def running(carry):
-        state, _, count = carry
-        done = state.complete & ~state.pending_level
-        return acts & ~done & (count < game.max_frames)
-
-    def one_frame(carry):
-        state, frames, count = carry
-        state = _frame_of_action(state, action, game, bank)
-        return state, frames.at[count].set(render(state, game)), count + 1
-
-    state, frames, count = jax.lax.while_loop(running, one_frame, (state, frames, jnp.int32(0)))
+    # Most actions take one frame: it runs outside any loop, and the few actions that
+    # take more (a level's transition, animations) run the rest behind cond_rare.
+    state = _select(acts, _frame_of_action(state, action, game, bank), state)
+    shown = jnp.where(acts, render(state, game), state.screen)
+    frames = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
+    count = acts.astype(jnp.int32)
+    if game.max_frames > 1:
+        state, frames, count = cond_rare(
+            acts & _running(state),
+            lambda carry, action: _further_frames(carry, action, game, bank),
+            (state, frames, count),
+            action,
+            compact_to=1 / 16,
+        )
     return state, frames, count, full
 
 
@@ -234,10 +259,7 @@ def _step(state: Arc3State, action: Action, game: Game, bank: LevelBank):
     valid = is_valid(action, game)
     acts = valid & ((action.id == RESET) | ~is_over(state))
     performed, frames, count, full = _perform(state, action, acts, game, bank)
-    # Pad with the last frame; an env that did not act shows the one it showed.
-    last = jnp.where(acts, frames[jnp.maximum(count - 1, 0)], state.screen)
-    frames = jnp.where(jnp.arange(game.max_frames)[:, None, None] < count, frames, last)
-    new_state = eqx.tree_at(lambda s: s.screen, performed, last)
+    new_state = eqx.tree_at(lambda s: s.screen, performed, frames[-1])
     info = {
         "frame_count": count,
         "full_reset": acts & full,
