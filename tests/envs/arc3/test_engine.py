@@ -14,6 +14,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -119,6 +120,64 @@ def test_recorded_engine_cases():
     assert len(cases) == 40 and sum(len(case["merges"]) for case in cases) > 200
     for number, case in enumerate(cases):
         check_case(case, f"recorded case {number}")
+
+
+WINDOW = 6
+_redraw = jax.jit(
+    lambda canvas, t, c, origin: cam.redraw(canvas, t, c, origin, WINDOW, MAX_DOWNSCALE)
+)
+_changed_area = jax.jit(cam.changed_area)
+
+
+def changed_copy(table, rng):
+    """``table`` with one or two of its slots changed the way rules change them: moved,
+    a pixel repainted, hidden or shown, turned, put on another layer."""
+    columns = {name: np.array(getattr(table, name)) for name in ("x", "y", "visible", "layer")}
+    columns["quarter_turns"] = np.array(table.quarter_turns)
+    pixels = np.array(table.pixels)
+    sizes = (np.array(table.height), np.array(table.width))
+    for _ in range(rng.integers(1, 3)):
+        slot, change = rng.integers(0, table.x.shape[0]), rng.integers(0, 5)
+        if change == 0:
+            columns["x"][slot] += rng.integers(-2, 3)
+            columns["y"][slot] += rng.integers(-2, 3)
+        elif change == 1:
+            row, col = (rng.integers(0, max(int(size[slot]), 1)) for size in sizes)
+            pixels[slot, row, col] = (pixels[slot, row, col] + rng.integers(1, 17)) % 17 - 1
+        elif change == 2:
+            columns["visible"][slot] = ~columns["visible"][slot]
+        elif change == 3:
+            columns["quarter_turns"][slot] = (columns["quarter_turns"][slot] + 1) % 4
+        else:
+            columns["layer"][slot] += rng.integers(-1, 2)
+    names = (*columns, "pixels")
+    return eqx.tree_at(
+        lambda t: tuple(getattr(t, n) for n in names), table, (*columns.values(), pixels)
+    )
+
+
+def test_a_frame_redrawn_where_sprites_changed_equals_the_whole_frame():
+    """``camera.redraw`` of the area ``changed_area`` names, on the old frame, is the
+    new frame, for random changes of the recorded cases' sprites (transforms, scales,
+    downscales, layers) under their cameras."""
+    cases = json.loads(RECORDED.read_text())["cases"]
+    rng = np.random.default_rng(0)
+    checked = 0
+    for number, case in enumerate(cases):
+        table, camera = table_of(case), camera_of(case)
+        before = _frame(table, camera)
+        for _ in range(4):
+            changed = changed_copy(table, rng)
+            x0, y0, x1, y1 = (int(v) for v in _changed_area(table, changed, camera))
+            if x1 - x0 > WINDOW or y1 - y0 > WINDOW:
+                continue
+            checked += 1
+            np.testing.assert_array_equal(
+                _redraw(before, changed, camera, (x0, y0)),
+                _frame(changed, camera),
+                err_msg=f"case {number}: area {(x0, y0, x1, y1)}",
+            )
+    assert checked > 60
 
 
 def test_live_engine_cases(tmp_path):

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int8, Int32
 
-from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at
+from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at, drawn_size
 from gridax.fields import as_dtype
 
 SCREEN = 64
@@ -47,14 +47,15 @@ def draw_order(table: SpriteTable) -> Int32[Array, " N"]:
 
 
 def view(
-    table: SpriteTable, camera: Camera, max_downscale: int = 1, size: int = SCREEN
+    table: SpriteTable, camera: Camera, max_downscale: int = 1, size: int = SCREEN, origin=(0, 0)
 ) -> Int8[Array, "size size"]:
     """The camera's view at one pixel per cell, in the top-left ``height`` x ``width``
     corner of a ``size`` x ``size`` array (the rest is background). ``size`` (static)
     bounds the camera's width and height: a game's largest view, so that a small view
-    samples its sprites at few cells."""
-    rows = jnp.arange(size, dtype=jnp.int32)[:, None]
-    cols = jnp.arange(size, dtype=jnp.int32)[None, :]
+    samples its sprites at few cells. With ``origin`` ``(x, y)``, the ``size`` x ``size``
+    cells of the view from that cell."""
+    rows = jnp.arange(size, dtype=jnp.int32)[:, None] + origin[1]
+    cols = jnp.arange(size, dtype=jnp.int32)[None, :] + origin[0]
     world_rows, world_cols = rows + camera.y, cols + camera.x
     local_rows = world_rows[None] - table.y[:, None, None]
     local_cols = world_cols[None] - table.x[:, None, None]
@@ -90,6 +91,82 @@ def frame(
     pick_cols = (cols.T // scale == cells[None, :]).astype(jnp.float32)  # [64, size]
     scaled = pick_rows @ seen.astype(jnp.float32) @ pick_cols.T
     return jnp.where(inside, scaled.astype(jnp.int8), camera.letterbox).astype(jnp.int8)
+
+
+# What a slot's drawing depends on besides its pixels (not blocking, collidability,
+# kind or tags).
+DRAWN_FIELDS = (
+    "height", "width", "x", "y", "layer", "order", "scale", "quarter_turns", "mirror_ud",
+    "mirror_lr", "visible", "exists",
+)  # fmt: skip
+
+
+def _span(marked):
+    """``(first, last + 1)`` of the true entries along the last axis (``(0, 0)`` if none)."""
+    size = marked.shape[-1]
+    first = jnp.argmax(marked, axis=-1)
+    end = size - jnp.argmax(marked[..., ::-1], axis=-1)
+    some = jnp.any(marked, axis=-1)
+    return jnp.where(some, first, 0), jnp.where(some, end, 0)
+
+
+def changed_area(old: SpriteTable, new: SpriteTable, camera: Camera):
+    """``(x0, y0, x1, y1)``: the view cells (half-open, clipped to the view) that may be
+    drawn differently from ``old`` to ``new``: for every slot drawn in either whose
+    drawing changed, its old and new boxes, or only the box of the changed pixels of an
+    untransformed sprite that changed nothing else. Empty (``x0 >= x1``) when nothing
+    changed."""
+    moved = jnp.zeros(old.x.shape, bool)
+    for name in DRAWN_FIELDS:
+        moved = moved | (getattr(old, name) != getattr(new, name))
+    repainted = old.pixels != new.pixels  # [N, P, P]
+    rows0, rows1 = _span(jnp.any(repainted, axis=2))
+    cols0, cols1 = _span(jnp.any(repainted, axis=1))
+    plain = (new.scale == 1) & (new.quarter_turns % 4 == 0) & ~new.mirror_ud & ~new.mirror_lr
+    in_place = plain & ~moved  # the changed pixels' box is enough
+    changed = moved | (rows1 > rows0)
+    changed = changed & ((old.visible & old.exists) | (new.visible & new.exists))
+    (old_h, old_w), (new_h, new_w) = drawn_size(old), drawn_size(new)
+    far = jnp.int32(1 << 20)
+
+    def bounds(old_at, new_at, old_size, new_size, first, end, camera_at, extent):
+        low = jnp.where(in_place, new_at + first, jnp.minimum(old_at, new_at))
+        high = jnp.where(in_place, new_at + end, jnp.maximum(old_at + old_size, new_at + new_size))
+        low, high = jnp.min(jnp.where(changed, low, far)), jnp.max(jnp.where(changed, high, -far))
+        return jnp.clip(low - camera_at, 0, extent), jnp.clip(high - camera_at, 0, extent)
+
+    x0, x1 = bounds(old.x, new.x, old_w, new_w, cols0, cols1, camera.x, camera.width)
+    y0, y1 = bounds(old.y, new.y, old_h, new_h, rows0, rows1, camera.y, camera.height)
+    return x0, y0, x1, y1
+
+
+def redraw(
+    canvas: Int8[Array, "64 64"],
+    table: SpriteTable,
+    camera: Camera,
+    origin,
+    window: int,
+    max_downscale: int = 1,
+) -> Int8[Array, "64 64"]:
+    """``canvas`` (a :func:`frame`) with the ``window`` x ``window`` view cells from
+    ``origin`` (``(x, y)``, static ``window``) drawn again: what :func:`frame` draws
+    there, the rest of the canvas kept. Cells off the view are left alone."""
+    patch = view(table, camera, max_downscale, window, origin)
+    scale, x_offset, y_offset = scale_and_offset(camera)
+    pixels = jnp.arange(SCREEN, dtype=jnp.int32)
+    # Window cell of every screen row and column (negative or >= window: outside).
+    rows = (pixels - y_offset) // scale - origin[1]
+    cols = (pixels - x_offset) // scale - origin[0]
+    row_in = (rows >= 0) & (rows < window) & (rows + origin[1] < camera.height)
+    col_in = (cols >= 0) & (cols < window) & (cols + origin[0] < camera.width)
+    # Upscaling by selects over the window's few cells, first across, then down.
+    across = patch[:, 0:1]
+    for j in range(1, window):
+        across = jnp.where(cols[None, :] == j, patch[:, j : j + 1], across)  # [window, 64]
+    drawn = across[0:1]
+    for k in range(1, window):
+        drawn = jnp.where(rows[:, None] == k, across[k : k + 1], drawn)  # [64, 64]
+    return jnp.where(row_in[:, None] & col_in[None, :], drawn, canvas).astype(jnp.int8)
 
 
 def screen_to_world(camera: Camera, screen_x, screen_y):

@@ -43,12 +43,64 @@ from gridax.envs.arc3.types import (
     Snapshot,
 )
 
+# A frame whose changes fit in REDRAW_WINDOW x REDRAW_WINDOW view cells is drawn in
+# part, in games whose view is at least twice that window's area (smaller views are
+# drawn whole for less: measured, benchmarks/RESULTS.md).
+REDRAW_WINDOW = 3
 
-def render(state: Arc3State, game: Game):
-    """The 64x64 frame of a state: the camera's view, then the game's UI layer."""
+
+def _draws_in_part(game: Game) -> bool:
+    return game.view_size**2 >= 2 * REDRAW_WINDOW**2
+
+
+def _keeps_canvas(game: Game) -> bool:
+    """The frame before the UI layer is kept apart from the frame shown (a game without
+    a UI shows it as it is)."""
+    return _draws_in_part(game) and game.ui is not None
+
+
+def _show(state: Arc3State, canvas, game: Game) -> tuple[Arc3State, jax.Array]:
+    """``(state, frame)``: ``canvas`` kept if the game keeps it, under the UI layer."""
+    if _keeps_canvas(game):
+        state = eqx.tree_at(lambda s: s.canvas, state, canvas)
+    return state, canvas if game.ui is None else game.ui(state, canvas, game)
+
+
+def _canvas(table, camera, game: Game):
+    return cam.frame(table, camera, game.max_downscale, game.view_size)
+
+
+def render(state: Arc3State, game: Game) -> tuple[Arc3State, jax.Array]:
+    """``(state, frame)``: the canvas drawn whole (the camera's view, upscaled and
+    letterboxed), and the frame (the canvas under the game's UI layer)."""
     with jax.named_scope("render"):
-        screen = cam.frame(state.table, state.camera, game.max_downscale, game.view_size)
-        return screen if game.ui is None else game.ui(state, screen, game)
+        return _show(state, _canvas(state.table, state.camera, game), game)
+
+
+def redraw(before: Arc3State, state: Arc3State, game: Game) -> tuple[Arc3State, jax.Array]:
+    """:func:`render`, drawing again only the view cells where sprites changed since
+    ``before`` (a window of ``REDRAW_WINDOW`` cells) on ``before``'s canvas; whole when
+    the camera changed or the changes do not fit the window (few envs of a batch:
+    ``cond_rare``)."""
+    if not _draws_in_part(game):
+        return render(state, game)
+    window = REDRAW_WINDOW
+    with jax.named_scope("render"):
+        x0, y0, x1, y1 = cam.changed_area(before.table, state.table, state.camera)
+        canvas = before.screen if before.canvas is None else before.canvas
+        canvas = cam.redraw(canvas, state.table, state.camera, (x0, y0), window, game.max_downscale)
+        moved = jax.tree.map(lambda a, b: jnp.any(a != b), before.camera, state.camera)
+        whole = jnp.any(jnp.stack(jax.tree.leaves(moved)))
+        whole = whole | (x1 - x0 > window) | (y1 - y0 > window)
+        canvas = cond_rare(
+            whole,
+            lambda _, table, camera: _canvas(table, camera, game),
+            canvas,
+            state.table,
+            state.camera,
+            compact_to=1 / 16,
+        )
+        return _show(state, canvas, game)
 
 
 def _level_of(bank: LevelBank, index) -> LevelBank:
@@ -101,9 +153,10 @@ def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
         history_size=zero,
         history_start=zero,
         screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
+        canvas=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8) if _keeps_canvas(game) else None,
     )
-    state = set_level(state, bank, 0, game)
-    return eqx.tree_at(lambda s: s.screen, state, render(state, game))
+    state, frame = render(set_level(state, bank, 0, game), game)
+    return eqx.tree_at(lambda s: s.screen, state, frame)
 
 
 def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
@@ -196,9 +249,8 @@ def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
 
     def one_frame(carry):
         state, frames, count = carry
-        state = _frame_of_action(state, action, game, bank)
-        frames = jnp.where(slots >= count, render(state, game), frames)
-        return state, frames, count + 1
+        state, frame = render(_frame_of_action(state, action, game, bank), game)
+        return state, jnp.where(slots >= count, frame, frames), count + 1
 
     return jax.lax.while_loop(running, one_frame, carry)
 
@@ -208,6 +260,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     ``acts`` (a RESET always acts), nothing changes and no frame is made (the frames
     show the last one again)."""
     is_reset = action.id == RESET
+    before = state  # what the canvas shows
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
     with jax.named_scope("level_reset"):
         state, full = cond_rare(
@@ -226,7 +279,8 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     # Most actions take one frame: it runs outside any loop, and the few actions that
     # take more (a level's transition, animations) run the rest behind cond_rare.
     state = _select(acts, _frame_of_action(state, action, game, bank), state)
-    shown = jnp.where(acts, render(state, game), state.screen)
+    state, frame = redraw(before, state, game)
+    shown = jnp.where(acts, frame, state.screen)
     frames = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
     count = acts.astype(jnp.int32)
     if game.max_frames > 1:

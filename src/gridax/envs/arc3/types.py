@@ -19,6 +19,10 @@ NOT_PLAYED, NOT_FINISHED, WIN, GAME_OVER = range(4)
 STATUS_NAMES = ("NOT_PLAYED", "NOT_FINISHED", "WIN", "GAME_OVER")
 
 
+def _optional_int8(value):
+    return None if value is None else as_dtype(jnp.int8)(value)
+
+
 class Action(eqx.Module):
     """An action: ``id`` (``RESET`` .. ``UNDO``) and, for ``CLICK``, the screen pixel
     ``(x, y)`` in 0-63 (ignored otherwise)."""
@@ -44,7 +48,9 @@ class Arc3State(eqx.Module):
     a ring from ``history_start``.
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
     flags; ``frame`` counts the frames of the action in progress (animations read it);
-    ``screen`` is the last frame shown (what an action that makes none shows again).
+    ``screen`` is the last frame shown (what an action that makes none shows again),
+    ``canvas`` the same frame before the UI layer, kept by games that have a UI and draw
+    their frames in part (the next frame redraws only what changed on it), else None.
     """
 
     table: SpriteTable
@@ -61,3 +67,4 @@ class Arc3State(eqx.Module):
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history_start: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     screen: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))  # last shown
+    canvas: Int8[Array, "*b 64 64"] | None = eqx.field(converter=_optional_int8, default=None)
