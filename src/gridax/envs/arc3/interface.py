@@ -2,8 +2,8 @@
 ``Arc3-<Game>-v0`` (``games.GAMES``).
 
 An episode is one play of the whole game from its first level. The observation is the
-last frame the action made (64x64 ``int8``); ``info["frames"]`` holds all of them
-(``[max_frames, 64, 64]``, ``info["frame_count"]`` real). The reward is the change in
+last frame the action made (64x64 ``int8``), and ``info["frame_count"]`` says how many
+it made (the functional ``arc3.step`` returns them all). The reward is the change in
 levels completed (so an episode's return is the levels completed at its end; a RESET
 that restarts the whole game gives back what it had). The episode terminates when the
 game is won or lost (``GAME_OVER``) and is truncated after ``max_episode_steps``
