@@ -79,7 +79,7 @@ def make_roofline_rollout(num_steps: int, max_frames: int):
         return screen, new
 
     def step(state, arrows):
-        screens, cells = jax.vmap(move)(*state, arrows)
+        screens, cells = jax.vmap(move)(state[0], state[1], arrows)
         frames = jnp.broadcast_to(screens[:, None], (screens.shape[0], max_frames, 64, 64))
         return (screens, cells), frames, cells
 

@@ -210,10 +210,12 @@ def arc3_games(options: Options, metadata: dict) -> int:
         if isinstance(what, int):
             row = arc3_bench.measure_roofline(n, options.steps, what, options.repeats)
             roofline[what, n] = row.steps_per_second
-        elif n is None:
+        elif n is not None:
+            row = arc3_bench.measure_arc3(what, n, options.steps, options.repeats)
+        elif python is not None:  # the plan has reference rows only with arcengine
             row = arc3_bench.measure_arcengine(what, options.steps, python, options.repeats)
         else:
-            row = arc3_bench.measure_arc3(what, n, options.steps, options.repeats)
+            continue
         rows.append(row)
     for row in rows:
         if row.env == "arc3":
