@@ -132,9 +132,8 @@ def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State
 
 def _initial_state(game: Game, bank: LevelBank) -> Arc3State:
     first = _level_of(bank, 0)
-    depth = max(game.undo_depth, 1)  # one unused slot keeps the shapes uniform
     history = jax.tree.map(
-        lambda leaf: jnp.broadcast_to(leaf, (depth,) + jnp.shape(leaf)),
+        lambda leaf: jnp.broadcast_to(leaf, (game.undo_depth + 1,) + jnp.shape(leaf)),
         Snapshot(first.table, initial_camera(game), first.memory),
     )
     zero = jnp.int32(0)
@@ -167,16 +166,20 @@ def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3St
 
 
 def _select(pred, new, old):
-    """``new`` if ``pred`` else ``old``, leaf by leaf, for one env."""
-    return jax.tree.map(lambda a, b: jnp.where(pred, a, b), new, old)
+    """``new`` if ``pred`` else ``old``, leaf by leaf, for one env (a leaf both share is
+    passed through)."""
+    return jax.tree.map(lambda a, b: a if a is b else jnp.where(pred, a, b), new, old)
 
 
-def _push(state: Arc3State, depth: int) -> Arc3State:
-    """The level's sprites, camera and memory on top of the undo stack, a ring of
-    ``depth`` snapshots from ``history_start`` (on a full stack the oldest is
-    overwritten): one snapshot written, none moved."""
+def _push(state: Arc3State, depth: int, saving) -> Arc3State:
+    """The level's sprites, camera and memory written to the undo stack's free slot, and
+    counted on it where ``saving``. The stack is a ring of ``depth + 1`` snapshots from
+    ``history_start``, ``history_size`` <= ``depth`` of them live, so a free slot always
+    exists: the write needs no select, and one that is not counted changes nothing (on
+    a full stack, saving drops the oldest)."""
+    ring = depth + 1
     now = Snapshot(state.table, state.camera, state.memory)
-    slot = (state.history_start + state.history_size) % depth
+    slot = (state.history_start + state.history_size) % ring
     history = jax.tree.map(lambda h, leaf: h.at[slot].set(leaf), state.history, now)
     full = state.history_size >= depth
     return eqx.tree_at(
@@ -184,8 +187,8 @@ def _push(state: Arc3State, depth: int) -> Arc3State:
         state,
         (
             history,
-            jnp.minimum(state.history_size + 1, depth),
-            jnp.where(full, (state.history_start + 1) % depth, state.history_start),
+            jnp.where(saving, jnp.minimum(state.history_size + 1, depth), state.history_size),
+            jnp.where(saving & full, (state.history_start + 1) % ring, state.history_start),
         ),
     )
 
@@ -194,7 +197,7 @@ def _undo(state: Arc3State, depth: int) -> Arc3State:
     """The last snapshot restored and popped (nothing changes on an empty stack)."""
     some = state.history_size > 0
     size = jnp.maximum(state.history_size - 1, 0)
-    last = jax.tree.map(lambda h: h[(state.history_start + size) % depth], state.history)
+    last = jax.tree.map(lambda h: h[(state.history_start + size) % (depth + 1)], state.history)
     restored = eqx.tree_at(
         lambda s: (s.table, s.camera, s.memory, s.history_size),
         state,
@@ -219,16 +222,17 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
         if game.undo_depth == 0:
             return rule(state)
         with jax.named_scope("undo"):
-            undoing = action.id == UNDO
-            # A snapshot before each other action; undo reads the same stack, so both
-            # outcomes share one history (the final select leaves it alone).
-            saving = (state.frame == 0) & ~undoing & (action.id != RESET)
-            state = jax.lax.cond(saving, lambda s: _push(s, game.undo_depth), lambda s: s, state)
-            undone = eqx.tree_at(
-                lambda s: s.complete, _undo(state, game.undo_depth), jnp.bool_(True)
-            )
-        return _select(undoing, undone, rule(state))
+            undone = _undo(state, game.undo_depth)
+            undone = eqx.tree_at(lambda s: s.complete, undone, jnp.bool_(True))
+        return _select(action.id == UNDO, undone, rule(state))
 
+    if game.undo_depth:
+        with jax.named_scope("undo"):
+            # A snapshot before each action's first frame but UNDO's and RESET's. It is
+            # taken outside the branches, which then pass the history through untouched.
+            saving = ~state.pending_level & (state.frame == 0)
+            saving = saving & (action.id != UNDO) & (action.id != RESET)
+            state = _push(state, game.undo_depth, saving)
     state = jax.lax.cond(state.pending_level, advance, play, state)
     return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
 
@@ -278,7 +282,10 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     )
     # Most actions take one frame: it runs outside any loop, and the few actions that
     # take more (a level's transition, animations) run the rest behind cond_rare.
-    state = _select(acts, _frame_of_action(state, action, game, bank), state)
+    # An env that does not act keeps its state; the undo stack's free slot may be
+    # written, which changes nothing (_push), so the history is not selected.
+    stepped = _frame_of_action(state, action, game, bank)
+    state = _select(acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history))
     state, frame = redraw(before, state, game)
     shown = jnp.where(acts, frame, state.screen)
     frames = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))

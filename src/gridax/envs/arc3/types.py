@@ -44,8 +44,8 @@ class Arc3State(eqx.Module):
     """One game in play (or a batch: leading axes first).
 
     ``memory`` holds the game rule's own variables (moves left, keys held...), reset with
-    the level. ``history`` is a stack of ``undo_depth`` snapshots, ``history_size`` deep, kept as
-    a ring from ``history_start``.
+    the level. ``history`` is a stack of up to ``undo_depth`` snapshots, ``history_size`` deep,
+    kept in a ring of ``undo_depth + 1`` from ``history_start`` (one slot always free).
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
     flags; ``frame`` counts the frames of the action in progress (animations read it);
     ``screen`` is the last frame shown (what an action that makes none shows again),
