@@ -3,6 +3,7 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from gridax.batching import cond_rare
 
@@ -53,10 +54,12 @@ def test_cond_rare_passes_per_env_arguments():
     np.testing.assert_array_equal(out, [5, 0, 7])
 
 
-def test_cond_rare_compacted_equals_every_env():
+@pytest.mark.parametrize("chunks", [False, True])
+def test_cond_rare_compacted_equals_every_env(chunks):
     """With ``compact_to`` the branch runs on a sub-batch of the envs that need it when
-    they are few (here at most 2 of 16), on the whole batch otherwise: same outputs as the
-    per-env cond, for none, one, a few, just too many and all envs needing it."""
+    they are few (here at most 2 of 16), on the whole batch otherwise (with ``chunks``:
+    a sub-batch at a time): same outputs as the per-env cond, for none, one, a few, just
+    too many and all envs needing it."""
     counts = jnp.arange(16, dtype=jnp.int32)
     grids = jnp.arange(16 * 4, dtype=jnp.int8).reshape(16, 2, 2)
     step = 3 * jnp.arange(16, dtype=jnp.int32)
@@ -66,7 +69,7 @@ def test_cond_rare_compacted_equals_every_env():
         return count + d, grid * 2 + d.astype(jnp.int8)
 
     def compacted(p, c, g, s):
-        return cond_rare(p, bump, (c, g), s, compact_to=1 / 8)
+        return cond_rare(p, bump, (c, g), s, compact_to=1 / 8, chunks=chunks)
 
     def reference(p, c, g, s):
         return jax.lax.cond(p, bump, lambda o, _: o, (c, g), s)

@@ -48,7 +48,9 @@ def select_envs(mask, new, old):
     return jax.tree.map(pick, new, old)
 
 
-def cond_rare(pred, true_fun: Callable, operand, *args, compact_to: float = 0.0):
+def cond_rare(
+    pred, true_fun: Callable, operand, *args, compact_to: float = 0.0, chunks: bool = False
+):
     """``true_fun(operand, *args) if pred else operand``, as ``lax.cond`` for one env.
 
     Batched, the branch runs (for the whole batch, selected per env) only when some env
@@ -56,6 +58,9 @@ def cond_rare(pred, true_fun: Callable, operand, *args, compact_to: float = 0.0)
     ``compact_to`` > 0, when at most ``max(1, int(batch size * compact_to))`` envs need
     it, the branch runs on those envs alone, gathered into a sub-batch of that size (one
     more compiled branch): for events that a few envs meet at a time, not all at once.
+    With ``chunks`` too, more envs than that run a sub-batch at a time in a loop instead
+    of on the whole batch: the branch is compiled once, not twice (a branch that is
+    costly to compile), and many envs needing it at once cost more.
     ``true_fun`` returns a pytree like ``operand`` (structure, shapes, dtypes). Pass
     every per-env value it needs through ``args``: a custom batching rule cannot see
     batched values that ``true_fun`` closes over.
@@ -82,16 +87,32 @@ def cond_rare(pred, true_fun: Callable, operand, *args, compact_to: float = 0.0)
         def every(operand, args):
             return select_envs(pred, jax.vmap(branch)(operand, args), operand)
 
-        def only_needed(operand, args):
+        def run_on(needing, operand, args):
+            """The branch on up to ``size`` of the ``needing`` envs, and those envs."""
             # Padding ids (axis_size) read the last env and their writes are dropped.
-            ids = jnp.nonzero(pred, size=size, fill_value=axis_size)[0]
+            ids = jnp.nonzero(needing, size=size, fill_value=axis_size)[0]
             gathered = jax.tree.map(lambda x: x.at[ids].get(mode="clip"), (operand, args))
             out = jax.vmap(branch)(*gathered)
-            return jax.tree.map(lambda x, y: x.at[ids].set(y, mode="drop"), operand, out)
+            return jax.tree.map(lambda x, y: x.at[ids].set(y, mode="drop"), operand, out), ids
+
+        def only_needed(operand, args):
+            return run_on(pred, operand, args)[0]
+
+        def in_chunks(operand, args):
+            def next_chunk(carry):
+                operand, needing = carry
+                operand, ids = run_on(needing, operand, args)
+                return operand, needing.at[ids].set(False, mode="drop")
+
+            carry = (operand, pred)
+            return jax.lax.while_loop(lambda c: jnp.any(c[1]), next_chunk, carry)[0]
 
         count = jnp.sum(pred, dtype=jnp.int32)
         branches = [keep, every]
-        if size < axis_size:
+        if chunks and size < axis_size:
+            branches = [keep, in_chunks]
+            index = (count > 0).astype(jnp.int32)
+        elif size < axis_size:
             branches.insert(1, only_needed)
             index = (count > 0).astype(jnp.int32) + (count > size).astype(jnp.int32)
         else:

@@ -297,6 +297,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
             (state, frames, count),
             action,
             compact_to=1 / 16,
+            chunks=True,
         )
     return state, frames, count, full
 

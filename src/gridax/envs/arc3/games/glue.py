@@ -89,7 +89,9 @@ def rule(state, action, game: Game):
         return jax.lax.fori_loop(0, game.num_slots, grab, state)
 
     # Grabbing and letting go are rare in a batch: done only where some env does them.
-    state = cond_rare(jnp.any(grabbed), grab_all, state, player, grabbed, compact_to=1 / 16)
+    state = cond_rare(
+        jnp.any(grabbed), grab_all, state, player, grabbed, compact_to=1 / 16, chunks=True
+    )
     state = cond_rare(action.id == ACTION5, _detach, state, player)
     state = rules.next_level(state, len(game.levels), rules.covered(state, SOCKET, PART))
     return rules.complete(state)
