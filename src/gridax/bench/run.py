@@ -203,20 +203,18 @@ def arc3_games(options: Options, metadata: dict) -> int:
     sizes = (1, 1024) if options.quick else options.num_envs
     plan = [(name, None) for name in options.arc3 if python]
     plan += [(name, n) for name in options.arc3 for n in sizes]
-    frame_counts = sorted({arc3.games.GAMES[name].max_frames for name in options.arc3})
-    plan += [(frames, n) for frames in frame_counts for n in sizes]
-    rows, roofline = [], {}
-    for what, n in _progress("ARC-AGI-3")(plan):
-        if isinstance(what, int):
-            row = arc3_bench.measure_roofline(n, options.steps, what, options.repeats)
-            roofline[what, n] = row.steps_per_second
-        elif n is not None:
-            row = arc3_bench.measure_arc3(what, n, options.steps, options.repeats)
+    rows = []
+    for name, n in _progress("ARC-AGI-3")(plan):
+        if n is not None:
+            rows.append(arc3_bench.measure_arc3(name, n, options.steps, options.repeats))
         elif python is not None:  # the plan has reference rows only with arcengine
-            row = arc3_bench.measure_arcengine(what, options.steps, python, options.repeats)
-        else:
-            continue
-        rows.append(row)
+            rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
+    roofline = {}
+    for frames in sorted({arc3.games.GAMES[name].max_frames for name in options.arc3}):
+        for n in sizes:
+            row = arc3_bench.measure_roofline(n, options.steps, frames, options.repeats)
+            roofline[frames, n] = row.steps_per_second
+            rows.append(row)
     for row in rows:
         if row.env == "arc3":
             frames = arc3.games.GAMES[row.selection_format].max_frames

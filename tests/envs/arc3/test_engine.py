@@ -131,25 +131,30 @@ _changed_area = jax.jit(cam.changed_area)
 
 def changed_copy(table, rng):
     """``table`` with one or two of its slots changed the way rules change them: moved,
-    a pixel repainted, hidden or shown, turned, put on another layer."""
-    columns = {name: np.array(getattr(table, name)) for name in ("x", "y", "visible", "layer")}
-    columns["quarter_turns"] = np.array(table.quarter_turns)
+    a pixel repainted, hidden or shown, removed or restored, turned or mirrored, put on
+    another layer or last in order."""
+    names = ("x", "y", "visible", "exists", "layer", "order", "quarter_turns", "mirror_lr")
+    columns = {name: np.array(getattr(table, name)) for name in names}
     pixels = np.array(table.pixels)
     sizes = (np.array(table.height), np.array(table.width))
     for _ in range(rng.integers(1, 3)):
-        slot, change = rng.integers(0, table.x.shape[0]), rng.integers(0, 5)
+        slot, change = rng.integers(0, table.x.shape[0]), rng.integers(0, 7)
         if change == 0:
             columns["x"][slot] += rng.integers(-2, 3)
             columns["y"][slot] += rng.integers(-2, 3)
-        elif change == 1:
+        elif change == 1:  # another colour, or transparent (17 values: -1 to 15)
             row, col = (rng.integers(0, max(int(size[slot]), 1)) for size in sizes)
-            pixels[slot, row, col] = (pixels[slot, row, col] + rng.integers(1, 17)) % 17 - 1
-        elif change == 2:
-            columns["visible"][slot] = ~columns["visible"][slot]
-        elif change == 3:
+            pixels[slot, row, col] = (pixels[slot, row, col] + 1 + rng.integers(1, 17)) % 17 - 1
+        elif change in (2, 3):
+            flag = ("visible", "exists")[change - 2]
+            columns[flag][slot] = ~columns[flag][slot]
+        elif change == 4:
             columns["quarter_turns"][slot] = (columns["quarter_turns"][slot] + 1) % 4
-        else:
+            columns["mirror_lr"][slot] = rng.random() < 0.5
+        elif change == 5:
             columns["layer"][slot] += rng.integers(-1, 2)
+        else:  # last in sprite order
+            columns["order"][slot] = columns["order"].max() + 1
     names = (*columns, "pixels")
     return eqx.tree_at(
         lambda t: tuple(getattr(t, n) for n in names), table, (*columns.values(), pixels)

@@ -81,6 +81,24 @@ def test_batch_step_equals_single_steps():
             np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_frame_drawn_in_part_equals_the_whole_frame(name):
+    """After every batched step of random actions (the benchmark's mix, clicks anywhere),
+    each env's frame, drawn in part where sprites changed, equals its state drawn whole
+    (``env.render``): the engine's choice between a partial and a whole redraw."""
+    from gridax.bench.arc3 import draw_actions
+
+    game = GAMES[name]
+    states, _ = env.batch_reset(16, game)
+    actions = draw_actions(game, 40, 16, seed=3)
+    whole = jax.jit(jax.vmap(lambda state: env.render(state, game)[1]))
+    for t in range(40):
+        step_actions = jax.tree.map(lambda leaf, t=t: leaf[t], actions)
+        states, frames, info = env.batch_step(states, step_actions, game)
+        np.testing.assert_array_equal(states.screen, whole(states), err_msg=f"{name}, step {t}")
+        np.testing.assert_array_equal(frames[:, -1], states.screen, err_msg=f"{name}, step {t}")
+
+
 def test_undo_restores_the_level_before_the_last_actions():
     """Keys with ACTION7 and a stack of 2: undo pops snapshots (sprites, memory), counts as
     an action, does nothing on an empty stack, and a RESET clears the stack."""

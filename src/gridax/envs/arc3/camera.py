@@ -50,10 +50,10 @@ def view(
     table: SpriteTable, camera: Camera, max_downscale: int = 1, size: int = SCREEN, origin=(0, 0)
 ) -> Int8[Array, "size size"]:
     """The camera's view at one pixel per cell, in the top-left ``height`` x ``width``
-    corner of a ``size`` x ``size`` array (the rest is background). ``size`` (static)
-    bounds the camera's width and height: a game's largest view, so that a small view
-    samples its sprites at few cells. With ``origin`` ``(x, y)``, the ``size`` x ``size``
-    cells of the view from that cell."""
+    corner of a ``size`` x ``size`` array (the cells beyond it are sampled too: the
+    callers mask them). ``size`` (static) bounds the camera's width and height: a game's
+    largest view, so that a small view samples its sprites at few cells. With ``origin``
+    ``(x, y)``, the ``size`` x ``size`` cells of the view from that cell."""
     rows = jnp.arange(size, dtype=jnp.int32)[:, None] + origin[1]
     cols = jnp.arange(size, dtype=jnp.int32)[None, :] + origin[0]
     world_rows, world_cols = rows + camera.y, cols + camera.x

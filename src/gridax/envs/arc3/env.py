@@ -87,6 +87,7 @@ def redraw(before: Arc3State, state: Arc3State, game: Game) -> tuple[Arc3State, 
     window = REDRAW_WINDOW
     with jax.named_scope("render"):
         x0, y0, x1, y1 = cam.changed_area(before.table, state.table, state.camera)
+        # A game without a kept canvas has no UI (_keeps_canvas): its frame is the canvas.
         canvas = before.screen if before.canvas is None else before.canvas
         canvas = cam.redraw(canvas, state.table, state.camera, (x0, y0), window, game.max_downscale)
         moved = jax.tree.map(lambda a, b: jnp.any(a != b), before.camera, state.camera)
@@ -284,6 +285,8 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     # take more (a level's transition, animations) run the rest behind cond_rare.
     # An env that does not act keeps its state; the undo stack's free slot may be
     # written, which changes nothing (_push), so the history is not selected.
+    # (_select passes a leaf both states share through: the history, and the screen and
+    # canvas, which a frame of the rule does not touch.)
     stepped = _frame_of_action(state, action, game, bank)
     state = _select(acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history))
     state, frame = redraw(before, state, game)
