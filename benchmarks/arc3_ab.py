@@ -22,8 +22,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
-from gridax.bench.arc3 import draw_actions
-from gridax.bench.forage import make_moves_rollout
+from gridax.bench.arc3 import draw_actions, make_arc3_rollout
 from gridax.envs import arc3
 from gridax.envs.arc3 import env as current
 
@@ -56,12 +55,9 @@ def old_env(revision: str, folder: Path):
 
 
 def compiled(module, game, states, actions, num_steps):
-    def step(states, actions):
-        states, frames, info = module._compiled(game).batch_step(states, actions)
-        return states, frames, info["levels_completed"]
-
     started = time.perf_counter()
-    run = make_moves_rollout(step, num_steps).lower(states, actions).compile()
+    rollout = make_arc3_rollout(game, num_steps, module.batch_step)
+    run = rollout.lower(states, actions).compile()
     return run, time.perf_counter() - started
 
 

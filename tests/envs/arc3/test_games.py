@@ -83,20 +83,27 @@ def test_batch_step_equals_single_steps():
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_frame_drawn_in_part_equals_the_whole_frame(name):
-    """After every batched step of random actions (the benchmark's mix, clicks anywhere),
-    each env's frame, drawn in part where sprites changed, equals its state drawn whole
-    (``env.render``): the engine's choice between a partial and a whole redraw."""
+    """After every batched step of random actions (the benchmark's mix, clicks anywhere,
+    and 10 % actions no game offers), each env's frame, drawn in part where sprites
+    changed, equals its state drawn whole (``env.render``): the engine's choice between
+    a partial and a whole redraw. An env that made no frame shows its last one again."""
     from gridax.bench.arc3 import draw_actions
 
     game = GAMES[name]
     states, _ = env.batch_reset(16, game)
     actions = draw_actions(game, 40, 16, seed=3)
+    unoffered = np.random.default_rng(3).random(actions.id.shape) < 0.1
+    actions = dataclasses.replace(actions, id=np.where(unoffered, -1, actions.id))
     whole = jax.jit(jax.vmap(lambda state: env.render(state, game)[1]))
+    batch_step = jax.jit(lambda s, a: env.batch_step(s, a, game))  # traced: flagged no-ops
     for t in range(40):
         step_actions = jax.tree.map(lambda leaf, t=t: leaf[t], actions)
-        states, frames, info = env.batch_step(states, step_actions, game)
-        np.testing.assert_array_equal(states.screen, whole(states), err_msg=f"{name}, step {t}")
-        np.testing.assert_array_equal(frames[:, -1], states.screen, err_msg=f"{name}, step {t}")
+        shown = states.screen
+        states, frames, info = batch_step(states, step_actions)
+        at = f"{name}, step {t}"
+        np.testing.assert_array_equal(states.screen, whole(states), err_msg=at)
+        idle = np.asarray(info["frame_count"]) == 0  # made no frame: shows the last again
+        np.testing.assert_array_equal(frames[idle, 0], shown[idle], err_msg=at)
 
 
 def test_undo_restores_the_level_before_the_last_actions():

@@ -90,9 +90,8 @@ def redraw(before: Arc3State, state: Arc3State, game: Game) -> tuple[Arc3State, 
         # A game without a kept canvas has no UI (_keeps_canvas): its frame is the canvas.
         canvas = before.screen if before.canvas is None else before.canvas
         canvas = cam.redraw(canvas, state.table, state.camera, (x0, y0), window, game.max_downscale)
-        moved = jax.tree.map(lambda a, b: jnp.any(a != b), before.camera, state.camera)
-        whole = jnp.any(jnp.stack(jax.tree.leaves(moved)))
-        whole = whole | (x1 - x0 > window) | (y1 - y0 > window)
+        moved = jax.tree.leaves(jax.tree.map(jnp.not_equal, before.camera, state.camera))
+        whole = jnp.any(jnp.stack(moved)) | (x1 - x0 > window) | (y1 - y0 > window)
         canvas = cond_rare(
             whole,
             lambda _, table, camera: _canvas(table, camera, game),
@@ -282,11 +281,9 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
         ),
     )
     # Most actions take one frame: it runs outside any loop, and the few actions that
-    # take more (a level's transition, animations) run the rest behind cond_rare.
-    # An env that does not act keeps its state; the undo stack's free slot may be
-    # written, which changes nothing (_push), so the history is not selected.
-    # (_select passes a leaf both states share through: the history, and the screen and
-    # canvas, which a frame of the rule does not touch.)
+    # take more (a level's transition, animations) run the rest behind cond_rare. An env
+    # that does not act keeps its state; _select passes through what both share: the
+    # history (_push writes only its free slot), the screen and the canvas.
     stepped = _frame_of_action(state, action, game, bank)
     state = _select(acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history))
     state, frame = redraw(before, state, game)

@@ -118,14 +118,9 @@ class Game:
     @property
     def view_size(self) -> int:
         """The side of the square the camera's view is drawn in (static)."""
-        return self.max_view or max(max(size) for size in self.camera_sizes)
-
-    @property
-    def camera_sizes(self) -> tuple[tuple[int, int], ...]:
-        """Every ``(width, height)`` the camera has at a level's start: the level's grid
-        size, or the first camera's for a level without one."""
-        first = (self.camera[2], self.camera[3])
-        return tuple(sorted({level.grid_size or first for level in self.levels}))
+        return self.max_view or max(
+            max(level.grid_size or self.camera[2:]) for level in self.levels
+        )
 
     def offers(self, action_id) -> jax.Array:
         """Whether the game offers ``action_id`` (RESET always)."""
