@@ -1,7 +1,10 @@
 """Captures what every registered env does, to prove a refactoring changed nothing.
 
-    python tests/tools/behaviour_snapshot.py capture DIR   # writes DIR/<env id>.npz, ...
+    python tests/tools/behaviour_snapshot.py capture DIR [PREFIX ...]  # DIR/<env id>.npz
     python tests/tools/behaviour_snapshot.py compare OLD NEW
+
+``PREFIX`` (``Arc``, ``Foragax``, ``Arc3``...) captures only the ids and extras whose
+names start with one of them; ``compare`` then compares the files both captures hold.
 
 For every id of ``gridax.registered_ids()``: one env's reset and first step, a batched
 trajectory of 8 envs over 24 random actions (states, observations, rewards, dones,
@@ -78,7 +81,7 @@ def capture_env(env_id: str) -> dict[str, np.ndarray]:
     return out
 
 
-def capture_extras() -> dict[str, dict[str, np.ndarray]]:
+def arc_extras() -> dict[str, dict[str, np.ndarray]]:
     extras = {}
     for env_id in [i for i in gridax.registered_ids() if i.startswith("ArcGen-")]:
         env = gridax.make(env_id)
@@ -90,6 +93,11 @@ def capture_extras() -> dict[str, dict[str, np.ndarray]]:
         extras[f"extra-{env_id}"] = out
     env = gridax.make("ArcAgi1-v0", augment=True, augment_translate=True, context=True)
     extras["extra-augmented"] = _leaves(env.batch_reset(jax.random.split(jax.random.key(4), 4)), "")
+    return extras
+
+
+def forage_extras() -> dict[str, dict[str, np.ndarray]]:
+    extras = {}
     for env_id in ("ForagaxBig-v5", "ForagaxTwoBiome-v1"):
         env = gridax.make(env_id)
         states, _ = env.batch_reset(jax.random.split(jax.random.key(5), 2))
@@ -98,24 +106,26 @@ def capture_extras() -> dict[str, dict[str, np.ndarray]]:
     return extras
 
 
-def capture(directory: Path) -> None:
+def capture(directory: Path, prefixes: tuple[str, ...] = ("",)) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for env_id in gridax.registered_ids():
-        np.savez_compressed(directory / f"{env_id}.npz", **capture_env(env_id))
-        print("captured", env_id, flush=True)
-    for name, arrays in capture_extras().items():
+        if env_id.startswith(prefixes):
+            np.savez_compressed(directory / f"{env_id}.npz", **capture_env(env_id))
+            print("captured", env_id, flush=True)
+    extras = {}
+    if "ArcGen-".startswith(prefixes):
+        extras |= arc_extras()
+    if "Foragax".startswith(prefixes):
+        extras |= forage_extras()
+    for name, arrays in extras.items():
         np.savez_compressed(directory / f"{name}.npz", **arrays)
         print("captured", name, flush=True)
 
 
 def compare(old: Path, new: Path) -> int:
     differences = 0
-    names = sorted({p.name for p in old.glob("*.npz")} | {p.name for p in new.glob("*.npz")})
+    names = sorted({p.name for p in old.glob("*.npz")} & {p.name for p in new.glob("*.npz")})
     for name in names:
-        if not (old / name).exists() or not (new / name).exists():
-            print(f"{name}: only in one snapshot")
-            differences += 1
-            continue
         a, b = np.load(old / name), np.load(new / name)
         for key in sorted(set(a.files) | set(b.files)):
             if key not in a.files or key not in b.files:
@@ -134,6 +144,6 @@ def compare(old: Path, new: Path) -> int:
 if __name__ == "__main__":
     command, *paths = sys.argv[1:]
     if command == "capture":
-        capture(Path(paths[0]))
+        capture(Path(paths[0]), tuple(paths[1:]) or ("",))
     else:
         sys.exit(compare(Path(paths[0]), Path(paths[1])))
