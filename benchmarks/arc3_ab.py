@@ -1,20 +1,23 @@
-"""Same-process A/B of the ARC-AGI-3 step: ``env.py`` (and ``types.py``) as of a git
-revision or from a file, against the working tree's, in one process.
+"""Same-process A/B of the ARC-AGI-3 step: the ``gridax.envs.arc3`` package (engine and
+games) as of a git revision, against the working tree's, in one process.
 
-Both rollouts (the ``gridax bench --arc3`` scan, random actions drawn before the timing)
-are compiled, checked for equal totals, then timed alternately; the median of each and
+The old package is taken from git into a temporary folder as ``old_arc3`` (its imports
+of itself renamed), so both versions run side by side on the same shared modules. Both
+rollouts (the ``gridax bench --arc3`` scan, random actions drawn before the timing) are
+compiled, checked for equal totals, then timed alternately; the median of each and
 their ratio are printed. Ratios from one process are the measurement (RESULTS.md).
 
     python benchmarks/arc3_ab.py HEAD Keys,Lights 1024 100
-    python benchmarks/arc3_ab.py saved_env.py Keys      # an env.py kept aside
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
+import io
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -24,61 +27,50 @@ import numpy as np
 
 from gridax.bench.arc3 import draw_actions, make_arc3_rollout
 from gridax.envs import arc3
-from gridax.envs.arc3 import env as current
 
-MODULE_DIR = "src/gridax/envs/arc3"
-
-
-def load(name: str, source: str, folder: Path):
-    path = folder / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+PACKAGE_DIR = "src/gridax/envs/arc3"
 
 
-def old_env(revision: str, folder: Path):
-    """The old step module; from git, with that revision's state types."""
-    if Path(revision).exists():
-        return load("old_env", Path(revision).read_text(), folder)
+def old_package(revision: str, folder: Path):
+    """``gridax.envs.arc3`` as of ``revision``, imported as ``old_arc3``."""
+    archive = subprocess.run(
+        ["git", "archive", revision, PACKAGE_DIR], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    package = folder / "old_arc3"
+    (folder / PACKAGE_DIR).rename(package)
+    for path in package.rglob("*.py"):
+        path.write_text(path.read_text().replace("gridax.envs.arc3", "old_arc3"))
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("old_arc3")
 
-    def show(name):
-        command = ["git", "show", f"{revision}:{MODULE_DIR}/{name}"]
-        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
-    module = load("old_env", show("env.py"), folder)
-    types = load("old_types", show("types.py"), folder)
-    module.Arc3State, module.Snapshot = types.Arc3State, types.Snapshot
-    return module
-
-
-def compiled(module, game, states, actions, num_steps):
+def compiled(package, game, states, actions, num_steps):
     started = time.perf_counter()
-    rollout = make_arc3_rollout(game, num_steps, module.batch_step)
+    rollout = make_arc3_rollout(game, num_steps, package.batch_step)
     run = rollout.lower(states, actions).compile()
     return run, time.perf_counter() - started
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("old", help="a git revision, or an env.py file")
+    parser.add_argument("old", help="a git revision")
     parser.add_argument("games", help="comma-separated game names")
     parser.add_argument("num_envs", type=int, nargs="?", default=1024)
     parser.add_argument("steps", type=int, nargs="?", default=100)
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        versions = {"old": old_env(args.old, Path(folder)), "new": current}
+        versions = {"old": old_package(args.old, Path(folder)), "new": arc3}
         for name in args.games.split(","):
-            game = arc3.games.GAMES[name]
-            actions = draw_actions(game, args.steps, args.num_envs)
+            actions = draw_actions(arc3.games.GAMES[name], args.steps, args.num_envs)
             states, runs, compile_s, totals = {}, {}, {}, {}
-            for label, module in versions.items():
-                states[label] = module.batch_reset(args.num_envs, game)[0]
+            for label, package in versions.items():
+                game = package.games.GAMES[name]
+                states[label] = package.batch_reset(args.num_envs, game)[0]
                 runs[label], compile_s[label] = compiled(
-                    module, game, states[label], actions, args.steps
+                    package, game, states[label], actions, args.steps
                 )
                 totals[label] = jax.device_get(runs[label](states[label], actions)[1])
             seconds = {label: [] for label in versions}

@@ -13,7 +13,7 @@ import jax
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import env
+from gridax.envs.arc3 import drawing, env
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import STATUS_NAMES, Action
@@ -85,7 +85,7 @@ def test_batch_step_equals_single_steps():
 def test_every_frame_drawn_in_part_equals_the_whole_frame(name):
     """After every batched step of random actions (the benchmark's mix, clicks anywhere,
     and 10 % actions no game offers), each env's frame, drawn in part where sprites
-    changed, equals its state drawn whole (``env.render``): the engine's choice between
+    changed, equals its state drawn whole (``drawing.draw_frame``): the engine's choice between
     a partial and a whole redraw. An env that made no frame shows its last one again."""
     from gridax.bench.arc3 import draw_actions
 
@@ -94,7 +94,7 @@ def test_every_frame_drawn_in_part_equals_the_whole_frame(name):
     actions = draw_actions(game, 40, 16, seed=3)
     unoffered = np.random.default_rng(3).random(actions.id.shape) < 0.1
     actions = dataclasses.replace(actions, id=np.where(unoffered, -1, actions.id))
-    whole = jax.jit(jax.vmap(lambda state: env.render(state, game)[1]))
+    whole = jax.jit(jax.vmap(lambda state: drawing.draw_frame(state, game)[1]))
     batch_step = jax.jit(lambda s, a: env.batch_step(s, a, game))  # traced: flagged no-ops
     for t in range(40):
         step_actions = jax.tree.map(lambda leaf, t=t: leaf[t], actions)

@@ -10,7 +10,8 @@ side of parity lives). ``Arc3Env`` is a game behind :class:`gridax.Env` (ids
 
 from gridax.envs.arc3 import games, pictures, reference, rules, search
 from gridax.envs.arc3.camera import Camera
-from gridax.envs.arc3.env import batch_reset, batch_step, render, reset, step
+from gridax.envs.arc3.drawing import draw_frame
+from gridax.envs.arc3.env import batch_reset, batch_step, reset, step
 from gridax.envs.arc3.game import Game, Level, to_json
 from gridax.envs.arc3.interface import (
     Arc3Config,
@@ -66,12 +67,12 @@ __all__ = [
     "batch_reset",
     "batch_step",
     "build_table",
+    "draw_frame",
     "games",
     "make_env",
     "pictures",
     "reference",
     "registered_ids",
-    "render",
     "reset",
     "rules",
     "search",

@@ -1,21 +1,18 @@
-"""A game as data plus a small step rule: :class:`Level` and :class:`Game` (Python), and
-the padded level bank that lets one compilation serve every level."""
+"""A game as data plus a small step rule: :class:`Level` and :class:`Game` (Python); the
+levels become arrays in :mod:`gridax.envs.arc3.levels`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Int32
 
-from gridax.envs.arc3.camera import SCREEN, Camera
-from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, table_columns
+from gridax.envs.arc3.camera import SCREEN
+from gridax.envs.arc3.sprites import Blocking, Sprite, table_columns
 from gridax.envs.arc3.types import RESET, UNDO
-from gridax.fields import as_dtype
 
 
 @dataclass(frozen=True)
@@ -127,35 +124,6 @@ class Game:
         offered = np.zeros(8, bool)
         offered[[RESET, *self.available_actions]] = True
         return jnp.asarray(offered)[jnp.clip(action_id, 0, 7)] & (action_id >= 0) & (action_id < 8)
-
-
-class LevelBank(eqx.Module):
-    """Every level of a game, stacked: ``[L, ...]``."""
-
-    table: SpriteTable
-    grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
-    memory: Int32[Array, "L M"] = eqx.field(converter=as_dtype(jnp.int32))
-
-
-def build_bank(game: Game) -> LevelBank:
-    columns = [
-        table_columns(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
-        for level in game.levels
-    ]
-    memory = np.zeros((len(game.levels), game.memory_size), np.int32)
-    for number, level in enumerate(game.levels):
-        memory[number, : len(level.memory)] = level.memory
-    sizes = [level.grid_size or (0, 0) for level in game.levels]
-    return LevelBank(
-        table=SpriteTable(**{name: np.stack([c[name] for c in columns]) for name in columns[0]}),
-        grid_size=np.asarray(sizes, np.int32),
-        memory=memory,
-    )
-
-
-def initial_camera(game: Game) -> Camera:
-    x, y, width, height = game.camera
-    return Camera(x, y, width, height, game.background, game.letterbox)
 
 
 def sprite_to_json(sprite: Sprite) -> dict:

@@ -36,6 +36,7 @@ from gridax.dispatch import per_config
 from gridax.envs.arc3 import env as functional
 from gridax.envs.arc3 import pictures
 from gridax.envs.arc3.camera import SCREEN
+from gridax.envs.arc3.checks import is_over, is_valid
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3State
@@ -84,7 +85,7 @@ class Arc3EnvState(eqx.Module):
 
 def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
     limit = config.max_episode_steps
-    return functional.is_over(state.game) | (False if limit is None else state.steps >= limit)
+    return is_over(state.game) | (False if limit is None else state.steps >= limit)
 
 
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
@@ -95,7 +96,7 @@ def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
 
 def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     game = config.game
-    valid = functional.is_valid(action, game)
+    valid = is_valid(action, game)
     # A finished episode is absorbing: its game gets an action no game offers, a no-op
     # that changes nothing and makes no frame.
     was_finished = _finished(state, config)
@@ -112,8 +113,8 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
         **info,
         "invalid_action": ~valid,
         "level_actions": new.level_actions,
-        "terminated": functional.is_over(new_game),
-        "truncated": _finished(new, config) & ~functional.is_over(new_game),
+        "terminated": is_over(new_game),
+        "truncated": _finished(new, config) & ~is_over(new_game),
     }
     reward = (new_game.score - state.game.score).astype(jnp.float32)
     if config.strict:  # on the reward, as the ARC env's checks (EQX_ON_ERROR=nan: NaN)
@@ -181,7 +182,7 @@ class Arc3Env(Env):
         return state.game.screen
 
     def terminated(self, state):
-        return functional.is_over(state.game)
+        return is_over(state.game)
 
     def truncated(self, state):
         return _finished(state, self.config) & ~self.terminated(state)

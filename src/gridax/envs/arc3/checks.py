@@ -1,0 +1,46 @@
+"""Which actions act: the game offers them and clicks land on the screen (traced), and
+named errors for concrete ones that do not."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+
+from gridax.envs.arc3 import camera as cam
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.types import CLICK, GAME_OVER, WIN, Action, Arc3State
+
+
+def is_valid(action: Action, game: Game):
+    """The game offers the action and a click lands on the screen."""
+    return game.offers(action.id) & ((action.id != CLICK) | _on_screen(action))
+
+
+def _on_screen(action: Action):
+    return (action.x >= 0) & (action.y >= 0) & (action.x < cam.SCREEN) & (action.y < cam.SCREEN)
+
+
+def is_over(state: Arc3State):
+    """The game is won or lost: only RESET acts on it."""
+    return (state.status == WIN) | (state.status == GAME_OVER)
+
+
+def check_action(action: Action, game: Game) -> None:
+    """Raises a ``ValueError`` naming a concrete action the game does not offer or a
+    click off the screen (traced actions are checked inside: flagged no-ops)."""
+    try:
+        ids, valid = np.asarray(action.id), np.asarray(is_valid(action, game))
+    except jax.errors.TracerArrayConversionError:
+        return
+    if valid.all():
+        return
+    offered = np.asarray(game.offers(action.id))
+    if not offered.all():
+        bad = sorted(set(np.atleast_1d(ids[~offered]).tolist()))
+        raise ValueError(
+            f"game {game.name!r} offers RESET and {list(game.available_actions)}; got action "
+            f"id {', '.join(map(str, bad))}"
+        )
+    first = np.flatnonzero(np.atleast_1d(~valid))[0]
+    x, y = (np.atleast_1d(np.asarray(v))[first] for v in (action.x, action.y))
+    raise ValueError(f"clicks land on the 64x64 screen (x, y in 0-63); got ({x}, {y})")

@@ -1,0 +1,103 @@
+"""A game's levels as padded arrays (one compilation serves every level), and starting
+one: arcengine's ``set_level``."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Int32
+
+from gridax.envs.arc3 import camera as cam
+from gridax.envs.arc3.camera import Camera
+from gridax.envs.arc3.drawing import draw_frame, keeps_canvas
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.sprites import SpriteTable, table_columns
+from gridax.envs.arc3.types import NOT_PLAYED, Arc3State, Snapshot
+from gridax.fields import as_dtype
+
+
+class LevelBank(eqx.Module):
+    """Every level of a game, stacked: ``[L, ...]``."""
+
+    table: SpriteTable
+    grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
+    memory: Int32[Array, "L M"] = eqx.field(converter=as_dtype(jnp.int32))
+
+
+def build_bank(game: Game) -> LevelBank:
+    columns = [
+        table_columns(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
+        for level in game.levels
+    ]
+    memory = np.zeros((len(game.levels), game.memory_size), np.int32)
+    for number, level in enumerate(game.levels):
+        memory[number, : len(level.memory)] = level.memory
+    sizes = [level.grid_size or (0, 0) for level in game.levels]
+    return LevelBank(
+        table=SpriteTable(**{name: np.stack([c[name] for c in columns]) for name in columns[0]}),
+        grid_size=np.asarray(sizes, np.int32),
+        memory=memory,
+    )
+
+
+def initial_camera(game: Game) -> Camera:
+    x, y, width, height = game.camera
+    return Camera(x, y, width, height, game.background, game.letterbox)
+
+
+def _level_of(bank: LevelBank, index) -> LevelBank:
+    """Level ``index`` of the bank."""
+    return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], bank)
+
+
+def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State:
+    """Level ``index`` from its declaration, with the camera resized to its grid, then
+    the game's ``on_set_level`` (arcengine's ``set_level``)."""
+    level = _level_of(bank, index)
+    table, memory, size = level.table, level.memory, level.grid_size
+    resize = size[0] > 0
+    camera = eqx.tree_at(
+        lambda c: (c.width, c.height),
+        state.camera,
+        (
+            jnp.where(resize, size[0], state.camera.width),
+            jnp.where(resize, size[1], state.camera.height),
+        ),
+    )
+    state = eqx.tree_at(
+        lambda s: (s.table, s.memory, s.camera, s.level, s.action_count, s.history_size),
+        state,
+        (table, memory, camera, jnp.int32(index), jnp.int32(0), jnp.int32(0)),
+    )
+    return state if game.on_set_level is None else game.on_set_level(state, game)
+
+
+def initial_state(game: Game, bank: LevelBank) -> Arc3State:
+    """The game before its first action, on its first level, with its frame shown."""
+    first = _level_of(bank, 0)
+    history = jax.tree.map(
+        lambda leaf: jnp.broadcast_to(leaf, (game.undo_depth + 1,) + jnp.shape(leaf)),
+        Snapshot(first.table, initial_camera(game), first.memory),
+    )
+    zero = jnp.int32(0)
+    state = Arc3State(
+        table=first.table,
+        camera=initial_camera(game),
+        memory=first.memory,
+        level=zero,
+        score=zero,
+        status=jnp.int32(NOT_PLAYED),
+        action_count=zero,
+        complete=jnp.bool_(False),
+        pending_level=jnp.bool_(False),
+        frame=zero,
+        history=history,
+        history_size=zero,
+        history_start=zero,
+        screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
+        canvas=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8) if keeps_canvas(game) else None,
+    )
+    state, frame = draw_frame(set_level(state, bank, 0, game), game)
+    return eqx.tree_at(lambda s: s.screen, state, frame)

@@ -1,0 +1,152 @@
+"""arcengine's game loop (``perform_action``) for one env, as arrays.
+
+An action runs like this:
+
+1. RESET restarts the level if an action was taken in it since it started (and the game
+   is not won), else the whole game (score 0, level 0). Any other action on a won or lost
+   game changes nothing and makes no frame.
+2. The action counts (RESET does not), then the game's rule runs once per frame until it
+   marks the action complete; a completed level starts on the frame after the one that
+   completed it. UNDO (ACTION7) restores the snapshot taken before the last action of the
+   level instead of running the rule.
+
+The frames the action made are ``[max_frames, 64, 64]``, padded by repeating the last
+one, with their number (0 when nothing happened).
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from gridax.batching import cond_rare
+from gridax.envs.arc3 import camera as cam
+from gridax.envs.arc3 import undo as undo_stack
+from gridax.envs.arc3.checks import is_over, is_valid
+from gridax.envs.arc3.drawing import draw_frame, redraw
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.levels import LevelBank, set_level
+from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State
+
+
+def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
+    """``(state, full)``: arcengine's ``handle_reset``."""
+    full = (state.action_count == 0) | (state.status == WIN)
+    state = eqx.tree_at(lambda s: s.score, state, jnp.where(full, 0, state.score))
+    return set_level(state, bank, jnp.where(full, 0, state.level), game), full
+
+
+def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBank) -> Arc3State:
+    """One pass of the game loop: the next level if one is pending, else the rule (or,
+    on an action's first frame, undo)."""
+
+    def advance(state):
+        state = set_level(state, bank, state.level + 1, game)
+        return eqx.tree_at(lambda s: s.pending_level, state, jnp.bool_(False))
+
+    def rule(state):
+        with jax.named_scope("rule"):
+            return game.rule(state, action, game)
+
+    def play(state):
+        if game.undo_depth == 0:
+            return rule(state)
+        with jax.named_scope("undo"):
+            undone = undo_stack.undo(state, game.undo_depth)
+            undone = eqx.tree_at(lambda s: s.complete, undone, jnp.bool_(True))
+        return undo_stack.select(action.id == UNDO, undone, rule(state))
+
+    if game.undo_depth:
+        with jax.named_scope("undo"):
+            # A snapshot before each action's first frame but UNDO's and RESET's. It is
+            # taken outside the branches, which then pass the history through untouched.
+            saving = ~state.pending_level & (state.frame == 0)
+            saving = saving & (action.id != UNDO) & (action.id != RESET)
+            state = undo_stack.push(state, game.undo_depth, saving)
+    state = jax.lax.cond(state.pending_level, advance, play, state)
+    return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
+
+
+def _running(state: Arc3State):
+    """The action in progress needs another frame."""
+    return ~state.complete | state.pending_level
+
+
+def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
+    """Frames 2 to ``max_frames`` of an action that did not complete in one; each new
+    frame also pads the frames after it."""
+    slots = jnp.arange(game.max_frames)[:, None, None]
+
+    def running(carry):
+        state, _, count = carry
+        return _running(state) & (count < game.max_frames)
+
+    def one_frame(carry):
+        state, frames, count = carry
+        state, frame = draw_frame(_frame_of_action(state, action, game, bank), game)
+        return state, jnp.where(slots >= count, frame, frames), count + 1
+
+    return jax.lax.while_loop(running, one_frame, carry)
+
+
+def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank):
+    """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``; unless
+    ``acts`` (a RESET always acts), nothing changes and no frame is made (the frames
+    show the last one again)."""
+    is_reset = action.id == RESET
+    before = state  # what the canvas shows
+    # RESETs are rare in a batch: the level is reloaded only when some env resets.
+    with jax.named_scope("level_reset"):
+        state, full = cond_rare(
+            is_reset, lambda carry: _handle_reset(carry[0], game, bank), (state, jnp.bool_(False))
+        )
+    state = eqx.tree_at(
+        lambda s: (s.status, s.complete, s.action_count, s.frame),
+        state,
+        (
+            jnp.where(acts, NOT_FINISHED, state.status),
+            state.complete & ~acts,
+            state.action_count + jnp.where(acts & ~is_reset, 1, 0),
+            jnp.where(acts, 0, state.frame),
+        ),
+    )
+    # Most actions take one frame: it runs outside any loop, and the few actions that
+    # take more (a level's transition, animations) run the rest behind cond_rare. An env
+    # that does not act keeps its state; select passes through what both share: the
+    # history (push writes only its free slot), the screen and the canvas.
+    stepped = _frame_of_action(state, action, game, bank)
+    state = undo_stack.select(
+        acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history)
+    )
+    state, frame = redraw(before, state, game)
+    shown = jnp.where(acts, frame, state.screen)
+    frames = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
+    count = acts.astype(jnp.int32)
+    if game.max_frames > 1:
+        state, frames, count = cond_rare(
+            acts & _running(state),
+            lambda carry, action: _further_frames(carry, action, game, bank),
+            (state, frames, count),
+            action,
+            compact_to=1 / 16,
+            chunks=True,
+        )
+    return state, frames, count, full
+
+
+def perform_action(state: Arc3State, action: Action, game: Game, bank: LevelBank):
+    """One env's action: ``(state, frames, info)`` (module docstring)."""
+    valid = is_valid(action, game)
+    acts = valid & ((action.id == RESET) | ~is_over(state))
+    performed, frames, count, full = _perform(state, action, acts, game, bank)
+    new_state = eqx.tree_at(lambda s: s.screen, performed, frames[-1])
+    info = {
+        "frame_count": count,
+        "full_reset": acts & full,
+        "invalid_action": ~valid,
+        "levels_completed": new_state.score,
+        "level": new_state.level,
+        "status": new_state.status,
+    }
+    return new_state, frames, info
