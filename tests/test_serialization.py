@@ -238,3 +238,29 @@ def test_format_1_forage_checkpoints_are_refused_by_name():
     like, _ = env.batch_reset(jax.random.split(jax.random.key(0), 2))
     with pytest.raises(ValueError, match=r"format version 1; .* forage states of version 2 \("):
         load_state(FIXTURES / "forage-format-1.ckpt", like, env)
+
+
+SAVE_ARC3 = """
+import sys, jax, gridax
+from gridax.serialization import save_state
+env = gridax.make("Arc3-Lights-v0")
+state, _ = env.reset(jax.random.key(0))
+state, *_ = env.step(state, env.action_space.sample(jax.random.key(1)))
+save_state(sys.argv[1], state, env)
+"""
+
+
+def test_an_arc3_checkpoint_loads_in_another_process(tmp_path):
+    """The header records the game by name and a digest of its levels (its generated repr
+    held the rule's address, which no other process shared)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "lights.ckpt"
+    subprocess.run([sys.executable, "-c", SAVE_ARC3, str(path)], check=True)
+    env = gridax.make("Arc3-Lights-v0")
+    state, _ = env.reset(jax.random.key(0))
+    state, *_ = env.step(state, env.action_space.sample(jax.random.key(1)))
+    like, _ = env.reset(jax.random.key(5))
+    assert eqx.tree_equal(load_state(path, like, env), state)
+    assert "levels_sha256" in serialization.read_header(path)[0]["config"]["game"]

@@ -28,7 +28,6 @@ import numpy as np
 from gridax.bench.forage import make_moves_rollout
 from gridax.bench.timing import Row, scan_row
 from gridax.envs import arc3
-from gridax.envs.arc3 import reference
 
 RESET_SHARE = 0.05
 
@@ -97,18 +96,25 @@ def measure_roofline(num_envs: int, num_steps: int, max_frames: int, repeats: in
     return scan_row("roofline", label, rollout, (state,), jnp.asarray(arrows), num_steps, repeats)
 
 
+# The games written again against arcengine: test code of a source checkout, not part of
+# the library (tests/envs/arc3/arcengine).
+ARCENGINE_GAMES = Path(__file__).resolve().parents[3] / "tests/envs/arc3/arcengine/games.py"
+
+
 def arcengine_python() -> str | None:
-    """A Python with arcengine: ``$GRIDAX_ARCENGINE_PYTHON``, else ``.venv-arcengine``."""
+    """A Python with arcengine: ``$GRIDAX_ARCENGINE_PYTHON``, else ``.venv-arcengine``;
+    None without one, or outside a source checkout (no :data:`ARCENGINE_GAMES`)."""
     named = os.environ.get("GRIDAX_ARCENGINE_PYTHON")
     local = Path(".venv-arcengine") / "bin" / "python"
-    return named or (str(local) if local.exists() else None)
+    python = named or (str(local) if local.exists() else None)
+    return python if ARCENGINE_GAMES.exists() else None
 
 
 ARCENGINE_MIN_STEPS = 2000  # a shorter timed loop is mostly noise
 
 
 def measure_arcengine(name: str, num_steps: int, python: str, repeats: int = 3) -> Row:
-    """arcengine playing ``name`` (its reference, ``gridax.envs.arc3.reference``) for
+    """arcengine playing ``name`` (its reference, :data:`ARCENGINE_GAMES`) for
     ``num_steps`` random actions (at least ``ARCENGINE_MIN_STEPS``), ``repeats`` fresh
     games; the median."""
     game = arc3.games.GAMES[name]
@@ -122,7 +128,7 @@ def measure_arcengine(name: str, num_steps: int, python: str, repeats: int = 3) 
         levels, played = Path(folder) / "levels.json", Path(folder) / "episodes.json"
         levels.write_text(json.dumps(arc3.to_json(game)))
         played.write_text(json.dumps(episodes))
-        command = [python, str(reference.GAMES_SCRIPT), str(levels), str(played), "--time"]
+        command = [python, str(ARCENGINE_GAMES), str(levels), str(played), "--time"]
         result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         raise RuntimeError(f"arcengine ({python}) failed:\n{result.stderr[-2000:]}")

@@ -18,13 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from gridax.envs.arc3 import reference
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import UNDO
 
 HERE = Path(__file__).parent
-REFERENCE = reference.GAMES_SCRIPT
+REFERENCE = HERE / "arcengine" / "games.py"
 FIXTURES = HERE.parents[1] / "fixtures" / "arc3"
 
 

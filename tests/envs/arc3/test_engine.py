@@ -1,6 +1,6 @@
 """The engine's sprites, camera and collisions against ARC Prize's engine (`arcengine`).
 
-``gridax/envs/arc3/reference/engine_cases.py`` asks arcengine about random sprites and cameras; its
+``tests/envs/arc3/arcengine/engine_cases.py`` asks arcengine about random sprites and cameras; its
 answers for seed 0 are recorded in tests/fixtures/arc3/engine_cases.json, so these tests
 need nothing installed. Where arcengine is (it needs Python 3.12+: ``make parity`` sets up
 ``.venv-arcengine``, or set ``GRIDAX_ARCENGINE_PYTHON``), fresh cases of another seed are
@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import collision, reference, sprites
+from gridax.envs.arc3 import collision, sprites
 from gridax.envs.arc3.game import sprite_from_json
 from gridax.envs.arc3.sprites import Sprite, build_table
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDED = ROOT / "tests" / "fixtures" / "arc3" / "engine_cases.json"
-ASKER = reference.CASES_SCRIPT
+ASKER = Path(__file__).parent / "arcengine" / "engine_cases.py"
 TAGS = ("a", "b")
 SLOTS, PIXELS, REACH, MAX_DOWNSCALE = 10, 9, 24, 3
 

@@ -1,5 +1,5 @@
 """Every game, frame for frame, against its reference written on ARC Prize's engine
-(``gridax/envs/arc3/reference/games.py``): recorded traces
+(``tests/envs/arc3/arcengine/games.py``): recorded traces
 (tests/fixtures/arc3/<game>_trace.json.gz) always, fresh ones live where arcengine is
 installed (``make arc3-parity``)."""
 

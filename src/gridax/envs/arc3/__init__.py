@@ -3,12 +3,11 @@ Prize's own (`arcengine`): sprites, levels, the camera, collisions, the game loo
 RESET, multi-frame actions, next level, win and lose, undo (docs/arc3.md).
 
 Public submodules: ``rules`` (what a game's rule calls), ``games``, ``pictures`` (PNG
-and GIF of frames), ``search`` (shortest solutions), ``reference`` (where the arcengine
-side of parity lives). ``Arc3Env`` is a game behind :class:`gridax.Env` (ids
-``Arc3-<Game>-v0``).
+and GIF of frames), ``search`` (shortest solutions). ``Arc3Env`` is a game behind
+:class:`gridax.Env` (ids ``Arc3-<Game>-v0``).
 """
 
-from gridax.envs.arc3 import games, pictures, reference, rules, search
+from gridax.envs.arc3 import games, pictures, rules, search
 from gridax.envs.arc3.camera import Camera
 from gridax.envs.arc3.drawing import draw_frame
 from gridax.envs.arc3.env import batch_reset, batch_step, reset, step
@@ -71,7 +70,6 @@ __all__ = [
     "games",
     "make_env",
     "pictures",
-    "reference",
     "registered_ids",
     "reset",
     "rules",

@@ -3,6 +3,8 @@ levels become arrays in :mod:`gridax.envs.arc3.levels`."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -118,6 +120,15 @@ class Game:
         return self.max_view or max(
             max(level.grid_size or self.camera[2:]) for level in self.levels
         )
+
+    def __repr__(self) -> str:
+        # What a checkpoint's header records of the game (gridax.serialization): the
+        # generated repr held the rule's address, so no other process could load it.
+        return f"Game({self.name!r}, levels_sha256={self.levels_digest()!r})"
+
+    def levels_digest(self) -> str:
+        """A SHA-256 of the game's levels and settings as plain data (:func:`to_json`)."""
+        return hashlib.sha256(json.dumps(to_json(self), sort_keys=True).encode()).hexdigest()
 
     def offers(self, action_id) -> jax.Array:
         """Whether the game offers ``action_id`` (RESET always)."""

@@ -2,13 +2,8 @@
 
 from gridax.envs.arc3.games import crumble, explore, glue, keys, lights, push
 
-GAMES = {
-    "Crumble": crumble.GAME,
-    "Explore": explore.GAME,
-    "Glue": glue.GAME,
-    "Keys": keys.GAME,
-    "Lights": lights.GAME,
-    "Push": push.GAME,
-}
+# Each game's module defines its GAME; listing the module here registers it
+# (gridax.make("Arc3-<name>-v0")).
+GAMES = {module.GAME.name: module.GAME for module in (crumble, explore, glue, keys, lights, push)}
 
 __all__ = ["GAMES", "crumble", "explore", "glue", "keys", "lights", "push"]

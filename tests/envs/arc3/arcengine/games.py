@@ -2,7 +2,7 @@
 3.12+), as an independent reference: levels come from gridax as plain data
 (``gridax.envs.arc3.game.to_json``), the rules are written here again the arcengine way.
 
-    python src/gridax/envs/arc3/reference/games.py LEVELS.json EPISODES.json
+    python tests/envs/arc3/arcengine/games.py LEVELS.json EPISODES.json
 
 plays each episode (a list of [action id, x, y]) on a fresh game and prints JSON: per
 episode, per action, the frames it made (rows of hex digits), the game state, levels
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -28,9 +27,7 @@ from arcengine import (
     RenderableUserDisplay,
     Sprite,
 )
-
-sys.path.insert(0, str(Path(__file__).parent))
-from engine_cases import engine_sprite  # noqa: E402
+from engine_cases import engine_sprite  # beside this script, which Python runs from here
 
 MOVES = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
 
@@ -296,9 +293,6 @@ class Crumble(Undoable):
         self.complete_action()
 
 
-GAMES = {game.__name__: game for game in (Crumble, Explore, Glue, Keys, Lights, Push)}
-
-
 def play(game: ARCBaseGame, actions: list[list[int]]) -> list[dict]:
     record = []
     for action_id, x, y in actions:
@@ -339,7 +333,7 @@ def main() -> None:
     args = parser.parse_args()
     data = json.loads(args.levels.read_text())
     sequences = json.loads(args.episodes.read_text())
-    game = GAMES[data["name"]]
+    game = globals()[data["name"]]  # the class named as the game
     if args.time:
         print(json.dumps({"seconds": [seconds_to_play(game(data), a) for a in sequences]}))
         return

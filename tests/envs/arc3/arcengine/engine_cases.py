@@ -9,7 +9,7 @@ two by two. tests/envs/arc3/test_engine.py replays them
 in gridax, from the recorded file (tests/fixtures/arc3/engine_cases.json) and, where
 arcengine is installed, live:
 
-    python src/gridax/envs/arc3/reference/engine_cases.py --seed 0 --cases 40 > engine_cases.json
+    python tests/envs/arc3/arcengine/engine_cases.py --seed 0 --cases 40 > engine_cases.json
 """
 
 from __future__ import annotations
