@@ -117,12 +117,12 @@ def test_undo_restores_the_level_before_the_last_actions():
     for action in (4, 4, 4):  # right, onto the key on the third move
         state, frames, _ = env.step(state, Action(action), game)
         seen.append(frames[0])
-    assert int(state.memory[0]) == 1  # the key is held
+    assert int(state.memory["keys_held"]) == 1
     for back in (2, 1):  # two snapshots kept: back to after the first move, no further
         state, frames, info = env.step(state, Action(7), game)
         np.testing.assert_array_equal(frames[0], seen[back])
         assert int(info["frame_count"]) == 1
-    assert int(state.memory[0]) == 0 and int(state.action_count) == 5
+    assert int(state.memory["keys_held"]) == 0 and int(state.action_count) == 5
     state, frames, _ = env.step(state, Action(7), game)  # empty stack: nothing changes
     np.testing.assert_array_equal(frames[0], seen[1])
     state, _, _ = env.step(state, Action(0), game)  # level reset clears the stack

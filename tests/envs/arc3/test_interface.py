@@ -73,7 +73,7 @@ def test_efficiency_is_the_mean_of_squared_action_ratios_over_levels():
 
 def test_a_lost_game_terminates_and_a_long_one_is_truncated():
     lights = gridax.make("Arc3-Lights-v0")
-    budget = lights.game.levels[0].memory[0]
+    budget = int(lights.game.level_memory(0)["moves_left"])
     _, _, dones, infos = play(lights, [[6, 0, 63]] * budget)  # clicks on no cell
     assert dones[-1] and not any(dones[:-1]) and bool(infos[-1]["terminated"])
     assert arc3.STATUS_NAMES[int(infos[-1]["status"])] == "GAME_OVER"

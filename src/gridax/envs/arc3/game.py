@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
 import jax
@@ -16,16 +16,57 @@ from gridax.envs.arc3.camera import SCREEN
 from gridax.envs.arc3.sprites import Blocking, Sprite, table_columns
 from gridax.envs.arc3.types import RESET, UNDO
 
+Value = int | float | bool | tuple  # a number, or nested tuples of numbers
+
+
+@dataclass(frozen=True)
+class Var:
+    """One variable of a game's own state (``Game.memory``): its dtype, shape and starting
+    value (a number fills the shape; nested tuples give every element). A level starts
+    it again from its ``Level.memory`` value, or this one, unless ``kept``: then it is
+    set when the game starts and kept from level to level (as an attribute of an
+    arcengine game that its ``on_set_level`` does not touch); only the rule changes it."""
+
+    dtype: str = "int32"
+    shape: tuple[int, ...] = ()
+    value: Value = 0
+    kept: bool = False
+
+    def array(self, value: Value | None = None, where: str = "") -> np.ndarray:
+        """``value`` (this variable's own when None) as an array of its dtype and shape."""
+        given = np.asarray(self.value if value is None else value, self.dtype)
+        try:
+            return np.broadcast_to(given, self.shape).copy()
+        except ValueError:
+            raise ValueError(
+                f"{where}: a value of shape {given.shape} for a variable of shape {self.shape}"
+            ) from None
+
+
+def _frozen_items(mapping) -> tuple:
+    """A mapping as sorted ``(name, value)`` pairs (hashable, as a frozen dataclass's
+    fields must be); nested lists become tuples."""
+
+    def frozen(value):
+        return tuple(map(frozen, value)) if isinstance(value, list | tuple) else value
+
+    items = mapping.items() if hasattr(mapping, "items") else mapping
+    return tuple(sorted((name, frozen(value)) for name, value in items))
+
 
 @dataclass(frozen=True)
 class Level:
     """A level: its sprites (in arcengine's list order), the camera's size in cells
-    (``None`` keeps the camera as it is) and the game memory it starts with."""
+    (``None`` keeps the camera as it is) and the starting values of the game's memory
+    variables that differ from their ``Var.value`` (a dict by name)."""
 
     sprites: tuple[Sprite, ...]
     grid_size: tuple[int, int] | None = None  # (width, height)
-    memory: tuple[int, ...] = ()
+    memory: Mapping[str, Value] | tuple[tuple[str, Value], ...] = ()  # kept as sorted pairs
     name: str = "Level"
+
+    def __post_init__(self):
+        object.__setattr__(self, "memory", _frozen_items(self.memory))
 
 
 @dataclass(frozen=True)
@@ -34,11 +75,14 @@ class Game:
     rule, ``rule(state, action, game) -> state``, run once per frame of an action (it must
     call ``rules.complete`` when the action is done).
 
+    The game's own state is ``memory``, a dict of named :class:`Var` (counters, flags,
+    per-sprite copies, stacks: any shape and dtype); a rule reads ``state.memory[name]``.
+
     Static sizes (one compilation for every level): ``num_slots`` sprites per level (by
     default as many as the fullest level has; more when the rule adds sprites),
     sprites of at most ``pixel_size`` squared pixels drawn at most ``reach`` cells wide,
-    ``memory_size`` rule variables, ``max_frames`` frames per action, ``undo_depth``
-    snapshots for ACTION7 (``UNDO``; 0 when the game does not offer it).
+    ``max_frames`` frames per action, ``undo_depth`` snapshots for ACTION7 (``UNDO``; 0
+    when the game does not offer it).
     """
 
     name: str
@@ -51,7 +95,7 @@ class Game:
     pixel_size: int = 8
     reach: int = 8
     max_downscale: int = 1
-    memory_size: int = 1
+    memory: Mapping[str, Var] | tuple[tuple[str, Var], ...] = ()  # kept as sorted pairs
     max_frames: int = 2
     undo_depth: int = 0
     camera: tuple[int, int, int, int] = (0, 0, SCREEN, SCREEN)  # x, y, width, height
@@ -69,6 +113,7 @@ class Game:
 
     def __post_init__(self):
         where = f"game {self.name!r}"
+        object.__setattr__(self, "memory", _frozen_items(self.memory))
         if not self.levels:
             raise ValueError(f"{where}: a game needs at least one level")
         if self.num_slots == 0:  # every slot is drawn each frame: no more than needed
@@ -83,11 +128,7 @@ class Game:
         if (UNDO in self.available_actions) != (self.undo_depth > 0):
             raise ValueError(f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0")
         for number, level in enumerate(self.levels):
-            if len(level.memory) > self.memory_size:
-                raise ValueError(
-                    f"{where}, level {number}: {len(level.memory)} memory values, "
-                    f"memory_size is {self.memory_size}"
-                )
+            self.level_memory(number)  # named errors for unknown or misshapen values
             if level.grid_size is not None and not all(0 < s <= SCREEN for s in level.grid_size):
                 raise ValueError(
                     f"{where}, level {number}: grid_size {level.grid_size} must be 1-{SCREEN}"
@@ -113,6 +154,26 @@ class Game:
                     f"{where}: sprite {sprite.kind!r} is drawn {height}x{width}; reach is "
                     f"{self.reach}"
                 )
+
+    @property
+    def variables(self) -> dict[str, Var]:
+        """The game's memory variables by name."""
+        return dict(self.memory)
+
+    def level_memory(self, number: int) -> dict[str, np.ndarray]:
+        """Level ``number``'s starting memory: every variable, as an array."""
+        where = f"game {self.name!r}, level {number}"
+        declared = self.variables
+        given = dict(self.levels[number].memory)
+        unknown = sorted(set(given) - set(declared))
+        if unknown:
+            raise ValueError(
+                f"{where}: memory {unknown} not declared in the game's {sorted(declared)}"
+            )
+        return {
+            name: var.array(given.get(name), f"{where}, memory {name!r}")
+            for name, var in declared.items()
+        }
 
     @property
     def view_size(self) -> int:
@@ -169,9 +230,9 @@ def to_json(game: Game) -> dict:
             {
                 "name": level.name,
                 "grid_size": None if level.grid_size is None else list(level.grid_size),
-                "memory": list(level.memory),
+                "memory": {k: v.tolist() for k, v in game.level_memory(number).items()},
                 "sprites": [sprite_to_json(s) for s in level.sprites],
             }
-            for level in game.levels
+            for number, level in enumerate(game.levels)
         ],
     }

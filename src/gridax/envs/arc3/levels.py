@@ -23,7 +23,7 @@ class LevelBank(eqx.Module):
 
     table: SpriteTable
     grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
-    memory: Int32[Array, "L M"] = eqx.field(converter=as_dtype(jnp.int32))
+    memory: dict[str, Array]  # each variable's starting value per level, [L, ...]
 
 
 def build_bank(game: Game) -> LevelBank:
@@ -31,9 +31,8 @@ def build_bank(game: Game) -> LevelBank:
         table_columns(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
         for level in game.levels
     ]
-    memory = np.zeros((len(game.levels), game.memory_size), np.int32)
-    for number, level in enumerate(game.levels):
-        memory[number, : len(level.memory)] = level.memory
+    starts = [game.level_memory(number) for number in range(len(game.levels))]
+    memory = {name: jnp.asarray(np.stack([s[name] for s in starts])) for name in game.variables}
     sizes = [level.grid_size or (0, 0) for level in game.levels]
     return LevelBank(
         table=SpriteTable(**{name: np.stack([c[name] for c in columns]) for name in columns[0]}),
@@ -54,9 +53,11 @@ def _level_of(bank: LevelBank, index) -> LevelBank:
 
 def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State:
     """Level ``index`` from its declaration, with the camera resized to its grid, then
-    the game's ``on_set_level`` (arcengine's ``set_level``)."""
+    the game's ``on_set_level`` (arcengine's ``set_level``). Kept memory variables keep
+    their values."""
     level = _level_of(bank, index)
-    table, memory, size = level.table, level.memory, level.grid_size
+    table, size = level.table, level.grid_size
+    memory = {n: state.memory[n] if v.kept else level.memory[n] for n, v in game.variables.items()}
     resize = size[0] > 0
     camera = eqx.tree_at(
         lambda c: (c.width, c.height),

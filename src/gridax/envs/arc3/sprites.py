@@ -330,3 +330,32 @@ def merge(table: SpriteTable, a, b, max_downscale: int = 1) -> SpriteTable:
     return eqx.tree_at(
         lambda t: tuple(getattr(t, name) for name in columns), table, tuple(columns.values())
     )
+
+
+def selected_slots(table: SpriteTable, which) -> Bool[Array, " N"]:
+    """``which`` as a mask over the table's slots: a slot index (traced or not) or a
+    boolean mask already."""
+    which = jnp.asarray(which)
+    if which.dtype == jnp.bool_:
+        return jnp.broadcast_to(which, table.x.shape)
+    return jnp.arange(table.x.shape[-1]) == which
+
+
+def write(table: SpriteTable, which, when: bool | Array = True, **columns) -> SpriteTable:
+    """``table`` with the named columns set on the slots ``which`` (a slot index or a
+    mask) where ``when``: each value is one slot's (a number, a pixel grid) or one per
+    slot (``[N]``, ``[N, P, P]``)."""
+    chosen = selected_slots(table, which) & when
+    names = tuple(columns)
+
+    def updated(name):
+        column = getattr(table, name)
+        value = jnp.asarray(columns[name], column.dtype)
+        if value.ndim < column.ndim:  # one slot's value, for every slot chosen
+            value = jnp.broadcast_to(value, column.shape)
+        mask = chosen.reshape(chosen.shape + (1,) * (column.ndim - chosen.ndim))
+        return jnp.where(mask, value, column)
+
+    return eqx.tree_at(
+        lambda t: tuple(getattr(t, n) for n in names), table, tuple(updated(n) for n in names)
+    )

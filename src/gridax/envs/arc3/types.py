@@ -37,15 +37,16 @@ class Snapshot(eqx.Module):
 
     table: SpriteTable
     camera: Camera
-    memory: Int32[Array, "*b M"] = eqx.field(converter=as_dtype(jnp.int32))
+    memory: dict[str, Array]
 
 
 class Arc3State(eqx.Module):
     """One game in play (or a batch: leading axes first).
 
-    ``memory`` holds the game rule's own variables (moves left, keys held...), reset with
-    the level. ``history`` is a stack of up to ``undo_depth`` snapshots, ``history_size`` deep,
-    kept in a ring of ``undo_depth + 1`` from ``history_start`` (one slot always free).
+    ``memory`` holds the game's own variables by name (``Game.memory``: moves left, keys
+    held...), started again with each level but those it keeps. ``history`` is a stack
+    of up to ``undo_depth`` snapshots, ``history_size`` deep, kept in a ring of
+    ``undo_depth + 1`` from ``history_start`` (one slot always free).
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
     flags; ``frame`` counts the frames of the action in progress (animations read it);
     ``screen`` is the last frame shown (what an action that makes none shows again),
@@ -55,7 +56,7 @@ class Arc3State(eqx.Module):
 
     table: SpriteTable
     camera: Camera
-    memory: Int32[Array, "*b M"] = eqx.field(converter=as_dtype(jnp.int32))
+    memory: dict[str, Array]
     level: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     score: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     status: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))

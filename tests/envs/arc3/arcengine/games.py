@@ -56,7 +56,7 @@ class Display(RenderableUserDisplay):
 
 class Reference(ARCBaseGame):
     """A gridax game on arcengine: its levels, camera and actions from gridax's JSON
-    (``to_json``), each level's starting memory in ``self.memory``; ``draw_ui``, where a
+    (``to_json``), each level's starting memory (a dict by name) in ``self.memory``; ``draw_ui``, where a
     game has one, draws its UI layer."""
 
     def __init__(self, data: dict):
@@ -126,7 +126,8 @@ class Lights(Reference):
     PALETTE = (3, 14, 11)
 
     def on_set_level(self, level: Level) -> None:
-        self.moves_left, self.colours = self.memory[self.level_index]
+        start = self.memory[self.level_index]
+        self.moves_left, self.colours = start["moves_left"], start["colours"]
 
     def draw_ui(self, frame: np.ndarray) -> None:
         """Moves left: a bar along the bottom row, two pixels a move."""
@@ -157,7 +158,8 @@ class Glue(Reference):
     with a part on every socket."""
 
     def on_set_level(self, level: Level) -> None:
-        self.player_x, self.player_y = self.memory[self.level_index]
+        start = self.memory[self.level_index]
+        self.player_x, self.player_y = start["player_x"], start["player_y"]
         self.carried: list[Sprite] = []
 
     def step(self) -> None:
@@ -208,7 +210,8 @@ class Explore(Reference):
             frame[0, 1 + 2 * k] = 11
 
     def follow(self) -> None:
-        width, height = self.memory[self.level_index]
+        start = self.memory[self.level_index]
+        width, height = start["world_width"], start["world_height"]
         player = self.current_level.get_sprites_by_name("player")[0]
         self.camera.x = min(max(player.x - self.VIEW // 2, 0), width - self.VIEW)
         self.camera.y = min(max(player.y - self.VIEW // 2, 0), height - self.VIEW)
@@ -277,7 +280,7 @@ class Crumble(Undoable):
 
     def on_set_level(self, level: Level) -> None:
         super().on_set_level(level)
-        (self.floor_left,) = self.memory[self.level_index]
+        self.floor_left = self.memory[self.level_index]["floor_left"]
 
     def play(self) -> None:
         move = MOVES.get(self.action.id.value)

@@ -11,14 +11,11 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.types import UNDO
+from gridax.envs.arc3.rules import UNDO, Game, Level, Var, maps
 
 KINDS = ("wall", "holes", "player")
 WALL, HOLES, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 2, "hole": 0, "player": 9}
-FLOOR_LEFT = 0  # memory: floor cells not crumbled yet, the player's own included
 
 # "#" wall, "P" player (on floor), "." floor, "o" a hole already.
 MAPS = (
@@ -59,7 +56,7 @@ def level_of(rows: tuple[str, ...]) -> Level:
     return Level(
         (maps.wall(rows, COLOURS["wall"]), holes, *player),
         grid_size=maps.size(rows),
-        memory=(floor,),
+        memory={"floor_left": floor},
     )
 
 
@@ -71,8 +68,8 @@ def rule(state, action, game: Game):
     state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     moved = jnp.any(step != 0) & ~jnp.any(hit)
     state = rules.set_pixel(state, holes, y, x, COLOURS["hole"], moved)  # holes at (0, 0)
-    left = state.memory[FLOOR_LEFT] - jnp.where(moved, 1, 0)
-    state = rules.set_memory(state, FLOOR_LEFT, left)
+    left = state.memory["floor_left"] - jnp.where(moved, 1, 0)
+    state = rules.set_memory(state, "floor_left", left)
     state = rules.next_level(state, len(game.levels), moved & (left == 1))
     return rules.complete(state)
 
@@ -85,7 +82,8 @@ GAME = Game(
     available_actions=(1, 2, 3, 4, UNDO),
     pixel_size=8,
     reach=8,
-    memory_size=1,
+    # Floor cells not crumbled yet, the player's own included.
+    memory={"floor_left": Var()},
     undo_depth=32,
     solutions=maps.actions(SOLUTIONS),
 )

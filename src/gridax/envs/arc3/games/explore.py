@@ -8,19 +8,15 @@ row; the level is complete when none is left.
 
 from __future__ import annotations
 
-import equinox as eqx
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.camera import draw_square
-from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.games import maps
+from gridax.envs.arc3.rules import Game, Level, Var, maps
 
 KINDS = ("wall", "gem", "player")
 WALL, GEM, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 1, "gem": 11, "player": 9}
 VIEW = 10  # cells the camera shows across and down
-WORLD_WIDTH, WORLD_HEIGHT = 0, 1  # memory: the world's size, for the camera's bounds
 
 # "#" wall, "P" player, "g" gem.
 MAPS = (
@@ -89,16 +85,16 @@ def level_of(rows: tuple[str, ...]) -> Level:
     return Level(
         (maps.wall(rows, COLOURS["wall"]), *gems, *player),
         grid_size=(VIEW, VIEW),
-        memory=maps.size(rows),
+        memory=dict(zip(("world_width", "world_height"), maps.size(rows), strict=True)),
     )
 
 
 def follow(state, game: Game):
     """The camera centred on the player, kept inside the world."""
     player = rules.slot_of(state, PLAYER)
-    x = jnp.clip(state.table.x[player] - VIEW // 2, 0, state.memory[WORLD_WIDTH] - VIEW)
-    y = jnp.clip(state.table.y[player] - VIEW // 2, 0, state.memory[WORLD_HEIGHT] - VIEW)
-    return eqx.tree_at(lambda s: (s.camera.x, s.camera.y), state, (x, y))
+    x = jnp.clip(state.table.x[player] - VIEW // 2, 0, state.memory["world_width"] - VIEW)
+    y = jnp.clip(state.table.y[player] - VIEW // 2, 0, state.memory["world_height"] - VIEW)
+    return rules.move_camera(state, x, y)
 
 
 def rule(state, action, game: Game):
@@ -108,19 +104,18 @@ def rule(state, action, game: Game):
     state, _ = rules.try_move(state, player, step[0], step[1], game, size=1)
     table = state.table
     on_player = (table.x == table.x[player]) & (table.y == table.y[player])
-    collected = table.exists & (table.kind == GEM) & on_player
-    state = eqx.tree_at(lambda s: s.table.exists, state, table.exists & ~collected)
+    state = rules.remove(state, rules.of_kind(state, GEM) & on_player)
     state = follow(state, game)
-    left = jnp.sum(state.table.exists & (state.table.kind == GEM))
+    left = rules.count(state, GEM)
     state = rules.next_level(state, len(game.levels), left == 0)
     return rules.complete(state)
 
 
 def ui(state, frame, game: Game):
     """Gems left: one dot every two pixels along the top row."""
-    left = jnp.sum(state.table.exists & (state.table.kind == GEM))
+    left = rules.count(state, GEM)
     for k in range(8):
-        frame = draw_square(frame, 1 + 2 * k, 0, 1, COLOURS["gem"], left > k)
+        frame = rules.draw_square(frame, 1 + 2 * k, 0, 1, COLOURS["gem"], left > k)
     return frame
 
 
@@ -132,7 +127,8 @@ GAME = Game(
     available_actions=(1, 2, 3, 4),
     pixel_size=24,
     reach=24,
-    memory_size=2,
+    # The world's size, for the camera's bounds.
+    memory={"world_width": Var(), "world_height": Var()},
     ui=ui,
     on_set_level=follow,
     solutions=maps.actions(SOLUTIONS),

@@ -10,21 +10,14 @@ socket; sockets lie under everything and do not block.
 
 from __future__ import annotations
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
 
-from gridax.batching import cond_rare
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.sprites import TRANSPARENT
-from gridax.envs.arc3.types import ACTION5
+from gridax.envs.arc3.rules import ACTION5, Game, Level, Var, maps
 
 KINDS = ("wall", "socket", "part", "player")
 WALL, SOCKET, PART, PLAYER = range(len(KINDS))
 COLOURS = {"wall": 2, "socket": 8, "part": 6, "player": 9}
-PLAYER_X, PLAYER_Y = 0, 1  # memory: the player's own cell
 
 # "#" wall, "P" player, "p" part, "s" socket.
 MAPS = (
@@ -69,7 +62,7 @@ def level_of(rows: tuple[str, ...]) -> Level:
     return Level(
         (maps.wall(rows, COLOURS["wall"]), *sockets, *movers),
         grid_size=maps.size(rows),
-        memory=(x, y),
+        memory={"player_x": x, "player_y": y},
     )
 
 
@@ -81,18 +74,8 @@ def rule(state, action, game: Game):
     state = _carry(state, jnp.where(jnp.any(hit), 0, step))
     grabbed = hit & (state.table.kind == PART)
 
-    def grab_all(state, player, grabbed):
-        def grab(slot, state):
-            merged = rules.merge(state, player, slot, game)
-            return jax.tree.map(lambda a, b: jnp.where(grabbed[slot], a, b), merged, state)
-
-        return jax.lax.fori_loop(0, game.num_slots, grab, state)
-
-    # Grabbing and letting go are rare in a batch: done only where some env does them.
-    state = cond_rare(
-        jnp.any(grabbed), grab_all, state, player, grabbed, compact_to=1 / 16, chunks=True
-    )
-    state = cond_rare(action.id == ACTION5, _detach, state, player)
+    state = rules.merge_all(state, player, grabbed, game)
+    state = rules.rarely(action.id == ACTION5, _detach, state, player)
     state = rules.next_level(state, len(game.levels), rules.covered(state, SOCKET, PART))
     return rules.complete(state)
 
@@ -104,42 +87,17 @@ def _carried(table):
 
 def _carry(state, step):
     """The player's cell and the parts it carries follow its move ``step``."""
-    shift = _carried(state.table)
-    return eqx.tree_at(
-        lambda s: (s.table.x, s.table.y, s.memory),
-        state,
-        (
-            state.table.x + jnp.where(shift, step[0], 0),
-            state.table.y + jnp.where(shift, step[1], 0),
-            state.memory.at[PLAYER_X].add(step[0]).at[PLAYER_Y].add(step[1]),
-        ),
-    )
+    state = rules.move(state, _carried(state.table), step[0], step[1])
+    state = rules.set_memory(state, "player_x", state.memory["player_x"] + step[0])
+    return rules.set_memory(state, "player_y", state.memory["player_y"] + step[1])
 
 
 def _detach(state, player):
     """Every carried part back in the level where it stands; the player alone again."""
-    table = state.table
-    alone = jnp.full(table.pixels.shape[1:], TRANSPARENT, jnp.int8)
-    alone = alone.at[0, 0].set(COLOURS["player"])
-    return eqx.tree_at(
-        lambda s: (
-            s.table.pixels,
-            s.table.height,
-            s.table.width,
-            s.table.x,
-            s.table.y,
-            s.table.exists,
-        ),
-        state,
-        (
-            table.pixels.at[player].set(alone),
-            table.height.at[player].set(1),
-            table.width.at[player].set(1),
-            table.x.at[player].set(state.memory[PLAYER_X]),
-            table.y.at[player].set(state.memory[PLAYER_Y]),
-            table.exists | _carried(table),
-        ),
-    )
+    carried = _carried(state.table)
+    state = rules.set_pixels(state, player, ((COLOURS["player"],),))
+    state = rules.place(state, player, state.memory["player_x"], state.memory["player_y"])
+    return rules.bring_back(state, carried)
 
 
 GAME = Game(
@@ -150,6 +108,7 @@ GAME = Game(
     available_actions=(1, 2, 3, 4, 5),
     pixel_size=9,
     reach=9,
-    memory_size=2,
+    # The player's own cell (what is left of it when it lets go).
+    memory={"player_x": Var(), "player_y": Var()},
     solutions=maps.actions(SOLUTIONS),
 )

@@ -7,18 +7,14 @@ along the top edge of the screen.
 
 from __future__ import annotations
 
-import equinox as eqx
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.camera import draw_square
-from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.games import maps
+from gridax.envs.arc3.rules import Game, Level, Var, maps
 
 KINDS = ("wall", "player", "key", "door", "exit")
 WALL, PLAYER, KEY, DOOR, EXIT = range(len(KINDS))
 COLOURS = {"wall": 3, "player": 9, "key": 11, "door": 12, "exit": 14}
-KEYS_HELD = 0  # memory slot
 
 MAPS = (
     (
@@ -70,7 +66,7 @@ def level_of(rows: tuple[str, ...]) -> Level:
     symbols = {"P": "player", "k": "key", "D": "door", "E": "exit"}
     layers = dict.fromkeys(symbols.values(), 1)
     sprites = [maps.wall(rows, COLOURS["wall"]), *maps.dots(rows, symbols, COLOURS, layers)]
-    return Level(tuple(sprites), grid_size=maps.size(rows), memory=(0,))
+    return Level(tuple(sprites), grid_size=maps.size(rows))
 
 
 def rule(state, action, game: Game):
@@ -81,7 +77,7 @@ def rule(state, action, game: Game):
     state, hit = rules.try_move(state, player, step[0], step[1], game, size=1)
     kind = state.table.kind
     keys = hit & (kind == KEY)
-    held = state.memory[KEYS_HELD] + jnp.sum(keys, dtype=jnp.int32)
+    held = state.memory["keys_held"] + jnp.sum(keys, dtype=jnp.int32)
     door = hit & (kind == DOOR)
     opens = door & (jnp.cumsum(door) <= held)  # one key per door
     held = held - jnp.sum(opens, dtype=jnp.int32)
@@ -89,14 +85,9 @@ def rule(state, action, game: Game):
     cleared = keys | opens
     # Through what was picked up or opened, if nothing else was in the way.
     passes = moving & jnp.any(cleared) & ~jnp.any(hit & ~cleared & (kind != EXIT))
-    exists = state.table.exists & ~cleared
-    x = state.table.x.at[player].add(jnp.where(passes, step[0], 0))
-    y = state.table.y.at[player].add(jnp.where(passes, step[1], 0))
-    state = eqx.tree_at(
-        lambda s: (s.table.exists, s.table.x, s.table.y, s.memory),
-        state,
-        (exists, x, y, state.memory.at[KEYS_HELD].set(held)),
-    )
+    state = rules.remove(state, cleared)
+    state = rules.move(state, player, step[0], step[1], passes)
+    state = rules.set_memory(state, "keys_held", held)
     state = rules.next_level(state, len(game.levels), moving & exits)
     return rules.complete(state)
 
@@ -104,7 +95,8 @@ def rule(state, action, game: Game):
 def ui(state, frame, game: Game):
     """Keys held: 2x2 yellow squares from the top-left corner, 3 pixels apart."""
     for k in range(4):
-        frame = draw_square(frame, 1 + 3 * k, 1, 2, COLOURS["key"], state.memory[KEYS_HELD] > k)
+        held = state.memory["keys_held"] > k
+        frame = rules.draw_square(frame, 1 + 3 * k, 1, 2, COLOURS["key"], held)
     return frame
 
 
@@ -116,7 +108,7 @@ GAME = Game(
     available_actions=(1, 2, 3, 4),
     pixel_size=12,
     reach=12,
-    memory_size=1,
+    memory={"keys_held": Var()},
     ui=ui,
     solutions=maps.actions(SOLUTIONS),
 )

@@ -14,17 +14,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.camera import SCREEN, draw_rect
-from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.games import maps
-from gridax.envs.arc3.sprites import Sprite
-from gridax.envs.arc3.types import CLICK
+from gridax.envs.arc3.rules import CLICK, SCREEN, Game, Level, Sprite, Var, maps
 
 KINDS = ("cell",)
 CELL = 0
 PALETTE = (3, 14, 11)  # colour of state 0 (done), 1, 2
 DOT = 9
-MOVES_LEFT, NUM_COLOURS = 0, 1  # memory slots
 NEIGHBOURS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 
 # Each character is a cell's starting state (0-2), "." no cell; then the level's number
@@ -50,7 +45,9 @@ def level_of(rows: tuple[str, ...], colours: int, budget: int) -> Level:
         Sprite(((PALETTE[int(state)],),), "cell", x=x, y=y)
         for state, x, y in maps.cells(rows, "012"[:colours])
     )
-    return Level(sprites, grid_size=maps.size(rows), memory=(budget, colours))
+    return Level(
+        sprites, grid_size=maps.size(rows), memory={"moves_left": budget, "colours": colours}
+    )
 
 
 def _next_colours() -> np.ndarray:
@@ -77,10 +74,10 @@ def rule(state, action, game: Game):
         cycled = cycled | (slots == rules.sprite_at(state, x + dx, y + dy, game))
     cycled = cycled & clicking & on_cell
     colour = state.table.pixels[:, 0, 0]
-    following = jnp.asarray(_NEXT)[state.memory[NUM_COLOURS] - 1, colour]
+    following = jnp.asarray(_NEXT)[state.memory["colours"] - 1, colour]
     state = rules.set_pixel(state, slots, 0, 0, following, cycled)
-    moves = state.memory[MOVES_LEFT] - jnp.where(clicking, 1, 0)
-    state = rules.set_memory(state, MOVES_LEFT, moves)
+    moves = state.memory["moves_left"] - jnp.where(clicking, 1, 0)
+    state = rules.set_memory(state, "moves_left", moves)
     cells = state.table.exists & (state.table.kind == CELL)
     done = jnp.all(~cells | (state.table.pixels[:, 0, 0] == PALETTE[0]))
     state = rules.next_level(state, len(game.levels), clicking & done)
@@ -90,7 +87,7 @@ def rule(state, action, game: Game):
 
 def ui(state, frame, game: Game):
     """Moves left: a bar along the bottom row, two pixels a move."""
-    return draw_rect(frame, 0, SCREEN - 1, 2 * state.memory[MOVES_LEFT], 1, DOT)
+    return rules.draw_rect(frame, 0, SCREEN - 1, 2 * state.memory["moves_left"], 1, DOT)
 
 
 def cell_centres(game_levels=LEVELS) -> list[tuple[int, int, int]]:
@@ -113,7 +110,8 @@ GAME = Game(
     available_actions=(CLICK,),
     pixel_size=1,
     reach=1,
-    memory_size=2,
+    # The clicks left, and how many colours the level's cells cycle through.
+    memory={"moves_left": Var(), "colours": Var()},
     ui=ui,
     solutions=SOLUTIONS,
 )

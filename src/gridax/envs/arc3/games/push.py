@@ -7,13 +7,10 @@ not block (intangible sprites).
 
 from __future__ import annotations
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.game import Game, Level
-from gridax.envs.arc3.games import maps
+from gridax.envs.arc3.rules import Game, Level, maps
 
 KINDS = ("wall", "target", "box", "player")
 WALL, TARGET, BOX, PLAYER = range(len(KINDS))
@@ -72,12 +69,8 @@ def rule(state, action, game: Game):
     lone_box = (jnp.sum(hit) == 1) & (table.kind[box] == BOX)
     pushed, box_hit = rules.try_move(state, box, step[0], step[1], game, size=1)
     follows = lone_box & ~jnp.any(box_hit)
-    pushed = eqx.tree_at(
-        lambda s: (s.table.x, s.table.y),
-        pushed,
-        (pushed.table.x.at[player].add(step[0]), pushed.table.y.at[player].add(step[1])),
-    )
-    state = jax.tree.map(lambda a, b: jnp.where(follows, a, b), pushed, state)
+    pushed = rules.move(pushed, player, step[0], step[1])
+    state = rules.where(follows, pushed, state)
     state = rules.next_level(state, len(game.levels), rules.covered(state, TARGET, BOX))
     return rules.complete(state)
 

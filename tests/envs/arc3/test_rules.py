@@ -1,0 +1,209 @@
+"""The authoring facade's engine features, each on a small game of its own: a game's
+memory of any shape and dtype (restarted with each level, or kept), sprites added in
+free slots, recolouring and new pixels, animations over several frames and rare work
+run only where needed. The real and invented games' parity lives in test_games.py."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from gridax.envs.arc3 import env, rules
+from gridax.envs.arc3.rules import (
+    ACTION1,
+    ACTION2,
+    ACTION3,
+    RESET,
+    Action,
+    Game,
+    Level,
+    Sprite,
+    Var,
+)
+
+KINDS = ("block", "spare")
+BLOCK, SPARE = range(len(KINDS))
+
+
+def block(x=0, y=0, colour=9, kind="block"):
+    return Sprite(((colour,),), kind, x=x, y=y)
+
+
+def play(game, ids):
+    """The states and infos after each action id, one env."""
+    state, _ = env.reset(game)
+    out = []
+    for action_id in ids:
+        state, frames, info = env.step(state, Action(action_id), game)
+        out.append((state, frames, info))
+    return out
+
+
+# --- memory ---------------------------------------------------------------------------
+
+
+def counting_rule(state, action, game):
+    """ACTION1 counts (in a level counter, a kept total and a 2x3 int8 grid); ACTION2
+    completes the level."""
+    counting = action.id == ACTION1
+    counter = state.memory["counter"] + 1
+    state = rules.set_memory(state, "counter", counter, counting)
+    state = rules.set_memory(state, "total", state.memory["total"] + 1, counting)
+    grid = state.memory["grid"].at[0, 0].set(counter.astype(jnp.int8))
+    state = rules.set_memory(state, "grid", grid, counting)
+    state = rules.set_memory(state, "seen", True, counting)
+    state = rules.next_level(state, len(game.levels), action.id == ACTION2)
+    return rules.complete(state)
+
+
+COUNTING = Game(
+    name="Counting",
+    levels=(Level((block(),), grid_size=(4, 4)), Level((block(),), memory={"counter": 5})),
+    kinds=KINDS,
+    rule=counting_rule,
+    available_actions=(1, 2),
+    memory={
+        "counter": Var(),
+        "total": Var(kept=True),
+        "grid": Var("int8", (2, 3), -1),
+        "seen": Var("bool", (), False),
+    },
+)
+
+
+def test_memory_of_any_shape_and_dtype_restarts_with_each_level_unless_kept():
+    steps = play(COUNTING, [ACTION1, ACTION1, ACTION2, ACTION1, RESET, ACTION1])
+    memory = [jax.tree.map(np.asarray, s.memory) for s, _, _ in steps]
+    assert memory[1]["counter"] == 2 and memory[1]["total"] == 2
+    assert memory[1]["grid"].dtype == np.int8 and memory[1]["grid"].shape == (2, 3)
+    np.testing.assert_array_equal(memory[1]["grid"], [[2, -1, -1], [-1, -1, -1]])
+    # The next level starts its counter, grid and flag from its own values; the total goes on.
+    assert memory[2]["counter"] == 5 and memory[2]["total"] == 2 and not memory[2]["seen"]
+    assert (memory[2]["grid"] == -1).all()
+    assert memory[3]["counter"] == 6 and memory[3]["total"] == 3 and memory[3]["seen"]
+    # RESET restarts the level: the counter again, the total kept (as arcengine keeps an
+    # attribute that on_set_level does not touch).
+    assert memory[4]["counter"] == 5 and memory[4]["total"] == 3
+    assert memory[5]["counter"] == 6 and memory[5]["total"] == 4
+
+
+def test_memory_declaration_errors_name_the_level_and_variable():
+    with pytest.raises(ValueError, match=r"level 1: memory \['count'\] not declared"):
+        Game(
+            "Bad",
+            (Level((block(),)), Level((block(),), memory={"count": 1})),
+            KINDS,
+            rules.complete,
+            memory={"counter": Var()},
+        )
+    with pytest.raises(ValueError, match=r"level 0, memory 'grid': a value of shape \(3,\)"):
+        Game(
+            "Bad",
+            (Level((block(),), memory={"grid": (1, 2, 3)}),),
+            KINDS,
+            rules.complete,
+            memory={"grid": Var("int8", (2,))},
+        )
+
+
+# --- sprites added, recoloured, repainted ---------------------------------------------
+
+
+def building_rule(state, action, game):
+    """ACTION1 adds a copy of the spare sprite one cell right of the last one added (at
+    most the free slots); ACTION2 recolours every block 9 -> 3; ACTION3 gives the first
+    block a 2x2 grid of pixels."""
+    placed = rules.count(state, BLOCK) + rules.count(state, SPARE)
+    spare = rules.slot_of(state, SPARE)
+    state, _ = rules.add(state, spare, placed, 0, action.id == ACTION1)
+    state = rules.recolour(state, rules.of_kind(state, BLOCK), 9, 3, action.id == ACTION2)
+    state = rules.set_pixels(
+        state, rules.slot_of(state, BLOCK), ((1, 2), (4, -1)), action.id == ACTION3
+    )
+    return rules.complete(state)
+
+
+BUILDING = Game(
+    name="Building",
+    levels=(Level((block(0, 0), block(0, 1, 7, kind="spare")), grid_size=(8, 8)),),
+    kinds=KINDS,
+    rule=building_rule,
+    available_actions=(1, 2, 3),
+    num_slots=4,
+    pixel_size=2,
+    reach=2,
+)
+
+
+def test_sprites_are_added_in_free_slots_last_in_order_until_none_is_free():
+    steps = play(BUILDING, [ACTION1, ACTION1, ACTION1])
+    table = jax.tree.map(np.asarray, steps[-1][0].table)
+    np.testing.assert_array_equal(table.exists, [True, True, True, True])
+    np.testing.assert_array_equal(table.x[2:], [2, 3])
+    np.testing.assert_array_equal(table.kind[2:], [SPARE, SPARE])
+    assert table.order[3] > table.order[2] > table.order[1]
+    # A third add finds no free slot: nothing changes.
+    np.testing.assert_array_equal(steps[-1][0].table.x, steps[-2][0].table.x)
+    frame = np.asarray(steps[1][1][0])  # 8x8 cells drawn 8 pixels each
+    assert frame[0, 2 * 8] == 7 and frame[8, 0] == 7 and frame[0, 0] == 9
+
+
+def test_recolour_and_new_pixels():
+    (recoloured, _, _), (repainted, frames, _) = play(BUILDING, [ACTION2, ACTION3])
+    assert int(recoloured.table.pixels[0, 0, 0]) == 3 and int(recoloured.table.pixels[1, 0, 0]) == 7
+    assert (int(repainted.table.height[0]), int(repainted.table.width[0])) == (2, 2)
+    np.testing.assert_array_equal(repainted.table.pixels[0], [[1, 2], [4, -1]])
+    frame = np.asarray(frames[0])
+    assert frame[0, 0] == 1 and frame[0, 8] == 2 and frame[8, 8] == BUILDING.background
+    assert frame[8, 0] == 7  # the spare, later in sprite order, over the block's 4
+
+
+# --- animations and rare work ---------------------------------------------------------
+
+STRIDES = np.array([1, 2, 1], np.int32)  # cells moved on frame 0, 1, 2 of an action
+
+
+def sliding_rule(state, action, game):
+    """ACTION1 slides the block right over three frames (a constant table, read in rare
+    work, gives each frame's stride); ACTION2 moves it down in one frame."""
+    sliding = action.id == ACTION1
+    frame = rules.frame_number(state)
+    slide = lambda state, frame: rules.move(state, 0, jnp.asarray(STRIDES)[frame], 0)  # noqa: E731
+    state = rules.rarely(sliding, slide, state, frame)
+    state = rules.move(state, 0, 0, 1, action.id == ACTION2)
+    return rules.complete(state, ~sliding | (frame == len(STRIDES) - 1))
+
+
+SLIDING = Game(
+    name="Sliding",
+    levels=(Level((block(),), grid_size=(8, 8)),),
+    kinds=KINDS,
+    rule=sliding_rule,
+    available_actions=(1, 2),
+    max_frames=3,
+)
+
+
+def test_an_animation_makes_a_frame_per_pass_of_the_rule():
+    (state, frames, info), (after, _, other) = play(SLIDING, [ACTION1, ACTION2])
+    assert int(info["frame_count"]) == 3 and int(state.action_count) == 1
+    columns = [int(np.flatnonzero(np.asarray(f)[0] == 9)[0]) // 8 for f in frames]
+    assert columns == [1, 3, 4]
+    assert int(other["frame_count"]) == 1 and (int(after.table.x[0]), int(after.table.y[0])) == (
+        4,
+        1,
+    )
+
+
+def test_batched_animations_and_rare_work_equal_one_env_at_a_time():
+    ids = np.array([[1, 2, 1, 0], [2, 2, 1, 1], [1, 1, 2, 0]], np.int32)  # [env, step]
+    states, _ = env.batch_reset(len(ids), SLIDING)
+    for t in range(ids.shape[1]):
+        actions = Action(ids[:, t], np.zeros(len(ids)), np.zeros(len(ids)))
+        states, frames, info = env.batch_step(states, actions, SLIDING)
+        for e in range(len(ids)):
+            one = play(SLIDING, ids[e, : t + 1].tolist())[-1]
+            np.testing.assert_array_equal(frames[e], one[1])
+            assert int(info["frame_count"][e]) == int(one[2]["frame_count"])
