@@ -13,7 +13,7 @@ def test_a_slow_first_round_does_not_move_the_fraction():
     row_seconds = [0.25, 0.25, 0.25, 0.25, 0.25]
     roofline_seconds = [0.30, 0.10, 0.10, 0.10, 0.10]
     assert roofline_fraction(row_seconds, roofline_seconds) == pytest.approx(0.4)
-    # Slow rounds cover both sides as often: the first two, twice as slow for both.
+    # A slow stretch over the first two rounds, timed back to back, slows both sides alike.
     assert roofline_fraction([0.5, 0.5, 0.25, 0.25, 0.25], [0.2, 0.2, 0.1, 0.1, 0.1]) == (
         pytest.approx(0.4)
     )
