@@ -40,7 +40,7 @@ def main() -> None:
     print("|---|---:|" + "---:|" * len(runs))
     for i, row in enumerate(runs["off"][1]):
         times = " | ".join(f"{rows[i]['compile_seconds']:.2f}" for _, rows in runs.values())
-        print(f"| {row['env']} {row['selection_format']} | {row['num_envs']:,} | {times} |")
+        print(f"| {row['env']} {row['variant']} | {row['num_envs']:,} | {times} |")
     walls = " | ".join(f"{wall:.1f}" for wall, _ in runs.values())
     print(f"| whole `gridax bench --quick` process, wall s | | {walls} |")
     print(f"cache size: {cache_bytes / 1e6:.1f} MB")

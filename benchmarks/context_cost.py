@@ -34,7 +34,7 @@ def main(argv=None) -> None:
     speeds = {name: [] for name in configs}
     for _ in range(args.rounds):
         for name, config in configs.items():
-            row = bench.measure_scan(config, tasks, args.num_envs, 100, repeats=5)
+            row = bench.measure(bench.scan_benchmark(config, tasks, args.num_envs, 100), 5)
             speeds[name].append(row.steps_per_second)
     for name, config in configs.items():
         runs = " / ".join(f"{s:,.0f}" for s in speeds[name])

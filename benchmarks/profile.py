@@ -82,9 +82,8 @@ def arc_rollout(fmt: str, num_envs: int, num_steps: int):
     tasks = arc.load_tasks("arc-agi-1")
     config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
     states, _ = arc.batch_reset(jax.random.split(jax.random.key(0), num_envs), config, tasks)
-    rollout = bench.make_rollout(config, num_steps)
     draws = bench.draw_rollout_actions(num_steps, num_envs)
-    return jax.jit(lambda s, d: rollout(s, d)), states, draws
+    return bench.make_rollout(config, num_steps), states, draws
 
 
 def forage_rollout(env_id: str, num_envs: int, num_steps: int):

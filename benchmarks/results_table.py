@@ -15,12 +15,13 @@ def main(path: str) -> None:
         f"{meta['date']}, jax {meta['jax']} on {meta['device']} ({meta['cpu_count']} cores); "
         f"{meta['tasks']}; {meta['action_mix']}.\n"
     )
-    print("| env | format | rollout | envs | steps/s | of roofline | compile s | bytes/state |")
+    print("| env | variant | rollout | envs | steps/s | of roofline | compile s | bytes/state |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for r in data["rows"]:
         fraction = "" if r["roofline_fraction"] is None else f"{r['roofline_fraction']:.3f}"
+        variant = r.get("variant", r.get("selection_format"))  # its name before issue 30
         print(
-            f"| {r['env']} | {r['selection_format']} | {r['rollout']} | {r['num_envs']:,} | "
+            f"| {r['env']} | {variant} | {r['rollout']} | {r['num_envs']:,} | "
             f"{r['steps_per_second']:,.0f} | {fraction} | {r['compile_seconds']:.2f} | "
             f"{r['bytes_per_state']:,} |"
         )

@@ -49,8 +49,8 @@ def test_roofline(benchmark, tasks, num_envs):
     states, _ = arc.batch_reset(
         jax.random.split(jax.random.key(0), num_envs), arc.ArcConfig(), tasks
     )
-    args = (states.working_grid, states.target_grid, bench.draw_roofline_cells(STEPS, num_envs))
-    compiled = bench.make_roofline_rollout(STEPS).lower(*args).compile()
+    args = ((states.working_grid, states.target_grid), bench.draw_roofline_cells(STEPS, num_envs))
+    compiled = bench.make_arc_roofline_rollout(STEPS).lower(*args).compile()
     run_benchmark(benchmark, compiled, args, num_envs)
 
 

@@ -71,7 +71,7 @@ def test_compare_runs_foragax_on_the_ids_its_release_has(tmp_path, capsys):
         assert cli.main(args + plan + ["--out", str(tmp_path)]) == 0
     rows = json.loads((tmp_path / "compare.json").read_text())["rows"]
     # Foragax 0.54.1 has TwoBiome-v1 but not TwoBiomeLarge-v1 (added in 0.55).
-    assert [(r["env"], r["selection_format"]) for r in rows] == [
+    assert [(r["env"], r["variant"]) for r in rows] == [
         ("forage", "TwoBiome-v1"),
         ("foragax", "TwoBiome-v1"),
         ("forage", "TwoBiomeLarge-v1"),

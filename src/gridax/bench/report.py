@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 
 from gridax.bench.percall import CallTime
@@ -14,7 +14,7 @@ from gridax.bench.timing import Row
 
 def format_table(rows: Sequence[Row]) -> str:
     header = (
-        f"{'env':<10}{'format':<24}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
+        f"{'env':<10}{'variant':<24}{'rollout':<8}{'envs':>6}{'steps/s':>13}"
         f"{'of roofline':>12}{'compile s':>10}{'bytes/state':>12}"
     )
     lines = [header]
@@ -24,9 +24,39 @@ def format_table(rows: Sequence[Row]) -> str:
         compiled = f"{r.compile_seconds:.2f}" if r.compile_seconds else "-"
         size = f"{r.bytes_per_state:,}" if r.bytes_per_state else "-"
         lines.append(
-            f"{r.env:<10}{r.selection_format:<24}{r.rollout:<8}{r.num_envs:>6}"
+            f"{r.env:<10}{r.variant:<24}{r.rollout:<8}{r.num_envs:>6}"
             f"{r.steps_per_second:>13,.0f}{fraction:>12}{compiled:>10}{size:>12}"
         )
+    return "\n".join(lines)
+
+
+def format_ratios(
+    rows: Sequence[Row],
+    ours: str,
+    anchors: Sequence[str],
+    match: Callable[[Row], Hashable] = lambda row: (row.variant, row.num_envs),
+) -> str:
+    """A table of the rows of env ``ours``: steps/s, and beside it each anchor's row that
+    ``match`` pairs it with (by default the same variant and batch size) and the speed-up
+    over it; empty when no anchor was measured."""
+    theirs = {(r.env, match(r)): r.steps_per_second for r in rows if r.env in anchors}
+    present = [a for a in anchors if any(env == a for env, _ in theirs)]
+    mine = [r for r in rows if r.env == ours]
+    if not mine or not present:
+        return ""
+    header = f"{'variant':<24}{'envs':>6}{'gridax':>13}" + "".join(
+        f"{a:>13}{'gridax/' + a:>18}" for a in present
+    )
+    lines = [header]
+    for r in mine:
+        line = f"{r.variant:<24}{r.num_envs:>6}{r.steps_per_second:>13,.0f}"
+        for a in present:
+            anchor = theirs.get((a, match(r)))
+            if anchor is None:
+                line += f"{'-':>13}{'-':>18}"
+            else:
+                line += f"{anchor:>13,.0f}{r.steps_per_second / anchor:>17.1f}x"
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -83,9 +113,9 @@ def plot(rows: Sequence[Row], path: Path) -> Path:
         if r.env == "roofline":
             label = "roofline"
         elif r.env == "forage":
-            label = f"forage {r.selection_format}"
+            label = f"forage {r.variant}"
         else:
-            label = f"{r.selection_format} ({r.rollout})"
+            label = f"{r.variant} ({r.rollout})"
         series.setdefault(label, []).append(r)
     for label, points in series.items():
         style = "k--" if label == "roofline" else "o-"

@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 import os
 import platform
+from functools import partial
 from pathlib import Path
 
 from gridax.bench.autoreset import AUTORESET_MODES
@@ -173,7 +174,11 @@ def compare(options: Options, metadata: dict) -> int:
         forage_ids=options.forage,
     )
     print(report.format_table(rows))
-    print(anchors.format_ratios(rows))
+    ratios = [
+        report.format_ratios(rows, "arc", ("jaxarc", "arcle")),
+        report.format_ratios(rows, "forage", ("foragax",)),
+    ]
+    print("\n\n".join(table for table in ratios if table))
     arcle = None if "arcle" in missing else anchors.make_arcle_loader()
     calls = per_call(options, anchors.task_bank(), arcle)
     if calls:
@@ -188,7 +193,7 @@ def arc3_games(options: Options, metadata: dict) -> int:
     """Each ARC-AGI-3 game at every batch size, beside arcengine playing it from Python,
     with the ratios (gridax.bench.arc3)."""
     from gridax.bench import arc3 as arc3_bench
-    from gridax.bench import report
+    from gridax.bench import report, roofline
     from gridax.envs import arc3
 
     metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
@@ -201,26 +206,26 @@ def arc3_games(options: Options, metadata: dict) -> int:
             ".venv-arcengine, or set GRIDAX_ARCENGINE_PYTHON)"
         )
     sizes = (1, 1024) if options.quick else options.num_envs
-    plan = [(name, None) for name in options.arc3 if python]
-    plan += [(name, n) for name in options.arc3 for n in sizes]
-    rows = []
-    for name, n in _progress("ARC-AGI-3")(plan):
-        if n is not None:
-            rows.append(arc3_bench.measure_arc3(name, n, options.steps, options.repeats))
-        elif python is not None:  # the plan has reference rows only with arcengine
+    # Each game beside the roofline that returns as many frames a step, at its size.
+    plan = [
+        (
+            partial(arc3_bench.game_benchmark, name, n, options.steps),
+            (arc3.games.GAMES[name].max_frames, n),
+        )
+        for name in options.arc3
+        for n in sizes
+    ]
+    ceiling = partial(roofline.frames_roofline, num_steps=options.steps)
+    progress = _progress("ARC-AGI-3")
+    rows = roofline.measure_beside_rooflines(
+        progress(plan), lambda key: ceiling(*key), options.repeats
+    )
+    if python is not None:
+        for name in progress(options.arc3):
             rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
-    roofline = {}
-    for frames in sorted({arc3.games.GAMES[name].max_frames for name in options.arc3}):
-        for n in sizes:
-            row = arc3_bench.measure_roofline(n, options.steps, frames, options.repeats)
-            roofline[frames, n] = row.steps_per_second
-            rows.append(row)
-    for row in rows:
-        if row.env == "arc3":
-            frames = arc3.games.GAMES[row.selection_format].max_frames
-            row.roofline_fraction = row.steps_per_second / roofline[frames, row.num_envs]
     print(report.format_table(rows))
-    print(arc3_bench.format_ratios(rows))
+    # arcengine plays one game at a time from Python: its figure stands beside every size.
+    print(report.format_ratios(rows, "arc3", ("arcengine",), match=lambda r: r.variant))
     written = report.write_rows(rows, Path(options.out), metadata, name="arc3")
     print("wrote " + ", ".join(str(p) for p in written))
     return 0

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
 
 from gridax.bench import arc as arc_bench
 from gridax.bench import autoreset as autoreset_bench
 from gridax.bench import forage as forage_bench
+from gridax.bench import roofline
 from gridax.bench.arc import FORMATS
 from gridax.bench.timing import Row
 from gridax.envs import arc
@@ -26,30 +27,28 @@ def sweep(
     autoreset: Sequence[str] = (),
     devices: Sequence[int] = (),
 ) -> list[Row]:
-    """Measures the roofline, every ARC (format, batch size, rollout style), every
-    forage id and every auto-reset mode (scan rollouts) in one run."""
+    """Measures every ARC (format, rollout style, batch size) and every forage id beside
+    the ARC roofline at its batch size, then every auto-reset mode and sharded run (scan
+    rollouts), in one run; the roofline rows come first."""
     tasks = arc.load_tasks("arc-agi-1", split="training")
-    plan: list[tuple[str, Any, int]] = [("roofline", None, n) for n in batch_sizes]
-    plan += [(style, fmt, n) for fmt in formats for style in rollouts for n in batch_sizes]
-    plan += [("forage", env_id, n) for env_id in forage_ids for n in batch_sizes]
-    plan += [("autoreset", mode, n) for mode in autoreset for n in batch_sizes]
-    plan += [("sharded", d, n) for d in devices for n in batch_sizes if n % d == 0]
-    rows, roofline = [], {}
-    for style, fmt, n in progress(plan) if progress else plan:
-        if style == "roofline":
-            row = arc_bench.measure_roofline(tasks, n, num_steps, repeats)
-            roofline[n] = row.steps_per_second
-        elif style == "forage":
-            row = forage_bench.measure_forage(fmt, n, num_steps, repeats)
-            row.roofline_fraction = row.steps_per_second / roofline[n]
-        elif style == "autoreset":
-            row = autoreset_bench.measure_autoreset(fmt, n, num_steps, repeats)
-        elif style == "sharded":
-            row = arc_bench.measure_devices(tasks, fmt, n, num_steps, repeats)
-        else:
-            config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
-            measure = arc_bench.measure_scan if style == "scan" else arc_bench.measure_loop
-            row = measure(config, tasks, n, num_steps, repeats)
-            row.roofline_fraction = row.steps_per_second / roofline[n]
-        rows.append(row)
-    return rows
+    styles = {"scan": arc_bench.scan_benchmark, "loop": arc_bench.loop_benchmark}
+
+    def planned(prepare, *args, sizes=batch_sizes, beside_roofline=True):
+        """``prepare(*args, n, num_steps)`` at each size ``n``, with its roofline's key."""
+        return [
+            (partial(prepare, *args, n, num_steps), n if beside_roofline else None) for n in sizes
+        ]
+
+    plan = []
+    for fmt in formats:
+        config = arc.ArcConfig(selection_format=fmt, max_episode_steps=num_steps)
+        plan += [entry for style in rollouts for entry in planned(styles[style], config, tasks)]
+    for env_id in forage_ids:
+        plan += planned(forage_bench.forage_benchmark, env_id)
+    for mode in autoreset:
+        plan += planned(autoreset_bench.autoreset_benchmark, mode, beside_roofline=False)
+    for d in devices:
+        sizes = [n for n in batch_sizes if n % d == 0]
+        plan += planned(arc_bench.sharded_benchmark, tasks, d, sizes=sizes, beside_roofline=False)
+    ceiling = partial(roofline.arc_roofline, tasks, num_steps=num_steps)
+    return roofline.measure_beside_rooflines(progress(plan) if progress else plan, ceiling, repeats)
