@@ -17,6 +17,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import core as jax_core
 from jaxtyping import Array, Bool, Int32
 
 from gridax.batching import cond_rare
@@ -351,7 +352,7 @@ def rarely(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
     closed, shape = jax.make_jaxpr(fn, return_shape=True)(state, *args)
 
     def replayed(state, consts, *args):
-        out = jax.core.eval_jaxpr(closed.jaxpr, consts, *jax.tree.leaves((state, args)))
+        out = jax_core.eval_jaxpr(closed.jaxpr, consts, *jax.tree.leaves((state, args)))
         return jax.tree.unflatten(jax.tree.structure(shape), out)
 
     consts = list(closed.consts)

@@ -56,8 +56,8 @@ class Display(RenderableUserDisplay):
 
 class Reference(ARCBaseGame):
     """A gridax game on arcengine: its levels, camera and actions from gridax's JSON
-    (``to_json``), each level's starting memory (a dict by name) in ``self.memory``; ``draw_ui``, where a
-    game has one, draws its UI layer."""
+    (``to_json``), each level's starting memory (a dict by name) in ``self.memory``;
+    ``draw_ui``, where a game has one, draws its UI layer."""
 
     def __init__(self, data: dict):
         self.memory = [level["memory"] for level in data["levels"]]
