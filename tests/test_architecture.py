@@ -60,3 +60,88 @@ def test_shared_code_never_asks_which_env_it_holds(path):
 def test_no_module_is_over_450_lines():
     sizes = {_name(p): len(p.read_text().splitlines()) for p in SRC.rglob("*.py")}
     assert not {name: n for name, n in sizes.items() if n > 450}
+
+
+# Modules imported for type checking only, because importing them needs an optional extra
+# (the package imports them on first use).
+OPTIONAL_EXTRAS = {"gridax.wrappers.gymnax"}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in SRC.rglob("*.py")}
+
+
+def _type_checking_blocks(tree: ast.Module):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield node
+
+
+@pytest.mark.parametrize("path", sorted(MODULES.values()), ids=_name)
+def test_no_module_imports_gridax_for_type_checking_only(path):
+    """An import kept under ``TYPE_CHECKING`` hides a circle between modules: the layers
+    (data, rules, wiring, interface) must not need one."""
+    for block in _type_checking_blocks(ast.parse(path.read_text())):
+        for node in ast.walk(block):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax"):
+                assert node.module in OPTIONAL_EXTRAS, (
+                    f"{_name(path)}:{node.lineno} imports {node.module} under TYPE_CHECKING"
+                )
+
+
+def _imports(path: Path) -> set[str]:
+    """The gridax modules ``path`` imports when it is imported (not inside functions or
+    ``TYPE_CHECKING`` blocks): ``from package import module`` names the module."""
+    tree = ast.parse(path.read_text())
+    deferred = [*_type_checking_blocks(tree)]
+    deferred += [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    hidden = {id(n) for block in deferred for n in ast.walk(block)}
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in hidden:
+            continue
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax"):
+            for alias in node.names:
+                module = f"{node.module}.{alias.name}"
+                found.add(module if module in MODULES else node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found & set(MODULES)
+
+
+def test_modules_import_each_other_without_a_circle():
+    """The module graph (a package's ``__init__`` importing its modules included) has no
+    cycle: every module can be read after the ones it imports."""
+    graph = {name: _imports(path) for name, path in MODULES.items()}
+    done, visiting = set(), []
+
+    def visit(name):
+        if name in visiting:
+            cycle = visiting[visiting.index(name) :] + [name]
+            pytest.fail("import circle: " + " -> ".join(cycle))
+        if name not in done:
+            visiting.append(name)
+            for imported in sorted(graph[name]):
+                visit(imported)
+            visiting.pop()
+            done.add(name)
+
+    for name in sorted(graph):
+        visit(name)
+
+
+def test_games_take_everything_from_the_authoring_facade():
+    """An ARC-AGI-3 game imports the engine only through ``rules`` (docs/arc3.md)."""
+    games = SRC / "envs" / "arc3" / "games"
+    allowed = {"gridax.envs.arc3", "gridax.envs.arc3.rules", "gridax.envs.arc3.games"}
+    for path in games.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax"):
+                names = {f"{node.module}.{a.name}" for a in node.names}
+                assert node.module in allowed and (
+                    node.module != "gridax.envs.arc3" or names <= {"gridax.envs.arc3.rules"}
+                ), f"{_name(path)} imports {node.module}"

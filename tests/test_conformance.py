@@ -75,7 +75,8 @@ class CounterEnv(gridax.Env):
             count = count.astype(jnp.int16)
         reward = 1 / (count - 1).astype(jnp.float32) if self.bug == "nan reward" else jnp.float32(1)
         state = CounterState(count, state.key)
-        return state, self.observe(state), reward, count >= 3, {}
+        done = count >= (2 if self.bug == "early done" else 3)
+        return state, self.observe(state), reward, done, {}
 
     def batch_reset(self, keys, params=None):
         states, obs = jax.vmap(self.reset)(keys)
@@ -143,6 +144,7 @@ def test_a_third_party_env_conforms():
         ("weak type", r"state.count was \(shape \(\), int32, weak=False\) after reset, now "),
         ("dtype drift", r"at step 0: state.count was \(shape \(\), int32, weak=False\)"),
         ("batch differs", "fails 'batch_step equals a loop of step' at batch_step 0"),
+        ("early done", r"fails 'done equals terminated \| truncated' at step \d: done is True"),
         ("hidden global state", "fails 'same seed, same trajectory' at the batched run: "),
     ],
 )

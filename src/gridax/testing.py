@@ -15,7 +15,8 @@ check, the env and the step):
    batch axis when batched) and lies inside it; every sampled action lies inside
    ``env.action_space``.
 2. **finite rewards**: rewards are floating-point, finite, of shape ``()`` or
-   ``(num_envs,)``; ``done`` is boolean of the same shape.
+   ``(num_envs,)``; ``done`` is boolean of the same shape, and equals
+   ``env.terminated(state) | env.truncated(state)`` of the state the step returned.
 3. **state invariants**: ``env.invariant_violations`` of every state is all zero (for
    ARC: colours in 0-9, dead cells zero, history in step with the step count; for
    forage: the agent inside the world and off walls, finite food values).
@@ -54,6 +55,7 @@ CHECKS = (
     "observations inside observation_space",
     "actions inside action_space",
     "finite float rewards, boolean dones",
+    "done equals terminated | truncated",
     "state invariants hold (env.invariant_violations)",
     "state leaf shapes, dtypes and weak types fixed across steps",
     "each of reset, step, batch_reset, batch_step compiled once",
@@ -169,6 +171,13 @@ class _Checker:
             self.fail(check, where, f"done has shape {done.shape} and dtype {done.dtype}")
         if not isinstance(info, dict):
             self.fail(check, where, f"info must be a dict, got {type(info).__name__}")
+        ended = np.asarray(self.env.terminated(state)) | np.asarray(self.env.truncated(state))
+        if not np.array_equal(ended, done):
+            self.fail(
+                "done equals terminated | truncated",
+                where,
+                f"done is {done.tolist()}, terminated | truncated is {ended.tolist()}",
+            )
         self.rewards.extend(np.asarray(reward, dtype=np.float64).ravel().tolist())
 
     def check_state_types(self, state, batch: tuple, where: str):

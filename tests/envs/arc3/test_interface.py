@@ -49,7 +49,7 @@ def test_the_solution_wins_with_full_efficiency_and_the_episode_is_absorbing():
     state, rewards, dones, infos = play(env, solution + [[1, 0, 0], [0, 0, 0]])
     assert sum(rewards) == len(env.game.levels) and dones[len(solution) - 1]
     assert not any(dones[: len(solution) - 1]) and rewards[-2:] == [0.0, 0.0]
-    assert int(state.game.status) == arc3.WIN and int(state.steps) == len(solution)
+    assert int(state.game_state.status) == arc3.WIN and int(state.steps) == len(solution)
     # The RESET after the end changed nothing, and its info says so.
     assert int(infos[-1]["status"]) == arc3.WIN and not bool(infos[-1]["full_reset"])
     metrics = env.episode_metrics(infos[len(solution) - 1], jnp.int32(len(solution)))
@@ -106,7 +106,7 @@ def test_auto_reset_and_episode_metrics_report_the_finished_game():
     assert info["returned_episode_efficiency"].tolist() == [1.0, 0.0]
     assert info["returned_episode_level_actions"][0].tolist() == env.reference_actions().tolist()
     assert info["returned_episode_returns"].tolist() == [3.0, 0.0]
-    games = state.inner.env_state.game
+    games = state.inner.env_state.game_state
     assert games.level.tolist() == [0, 0] and int(games.status[0]) == arc3.NOT_PLAYED
 
 
@@ -118,7 +118,7 @@ def test_strict_mode_names_the_bad_action():
     lenient = gridax.make("Arc3-Keys-v0")
     same, obs, _, _, info = lenient.step(state, arc3.Action(6, 3, 3))
     assert bool(info["invalid_action"]) and int(info["frame_count"]) == 0
-    np.testing.assert_array_equal(obs, state.game.screen)
+    np.testing.assert_array_equal(obs, state.game_state.screen)
 
 
 def test_concrete_bad_actions_are_named_errors_of_the_functional_step():

@@ -73,25 +73,34 @@ class Arc3Config:
 
 
 class Arc3EnvState(eqx.Module):
-    """The game, the env's PRNG key (games are deterministic: it only keeps the
+    """The game's state, the env's PRNG key (games are deterministic: it only keeps the
     contract), and the actions taken this episode and per level. The observation is the
-    game's last frame shown (``game.screen``)."""
+    game's last frame shown (``game_state.screen``)."""
 
-    game: Arc3State
+    game_state: Arc3State
     key: UInt32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.uint32))
     steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     level_actions: Int32[Array, "*b L"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
-def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
+def episode_end(state: Arc3EnvState, config: Arc3Config) -> tuple[Bool[Array, "..."], ...]:
+    """``(terminated, truncated)``: the game is won or lost; or, before that, the episode
+    ran out of steps. ``step`` and the env's hooks all ask this."""
     limit = config.max_episode_steps
-    return is_over(state.game) | (False if limit is None else state.steps >= limit)
+    terminated = is_over(state.game_state)
+    out_of_steps = False if limit is None else state.steps >= limit
+    return terminated, out_of_steps & ~terminated
+
+
+def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
+    terminated, truncated = episode_end(state, config)
+    return terminated | truncated
 
 
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
-    game, frame = functional.reset(config.game)
+    game_state, frame = functional.reset(config.game)
     levels = jnp.zeros(len(config.game.levels), jnp.int32)
-    return Arc3EnvState(game, prng.key_data(key), jnp.int32(0), levels), frame
+    return Arc3EnvState(game_state, prng.key_data(key), jnp.int32(0), levels), frame
 
 
 def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
@@ -101,22 +110,21 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     # that changes nothing and makes no frame.
     was_finished = _finished(state, config)
     idle = eqx.tree_at(lambda a: a.id, action, jnp.where(was_finished, NO_ACTION, action.id))
-    new_game, frames, info = functional.step(state.game, idle, game)
+    new_game, frames, info = functional.step(state.game_state, idle, game)
     counted = jnp.where(was_finished, 0, 1)
     new = Arc3EnvState(
         new_game,
         state.key,
         state.steps + counted,
-        state.level_actions.at[state.game.level].add(counted),
+        state.level_actions.at[state.game_state.level].add(counted),
     )
     info = {
         **info,
         "invalid_action": ~valid,
         "level_actions": new.level_actions,
-        "terminated": is_over(new_game),
-        "truncated": _finished(new, config) & ~is_over(new_game),
     }
-    reward = (new_game.score - state.game.score).astype(jnp.float32)
+    info["terminated"], info["truncated"] = episode_end(new, config)
+    reward = (new_game.score - state.game_state.score).astype(jnp.float32)
     if config.strict:  # on the reward, as the ARC env's checks (EQX_ON_ERROR=nan: NaN)
         reward = eqx.error_if(
             reward,
@@ -179,13 +187,13 @@ class Arc3Env(Env):
         return _compiled(self.config).batch_step(states, actions)
 
     def observe(self, state):
-        return state.game.screen
+        return state.game_state.screen
 
     def terminated(self, state):
-        return is_over(state.game)
+        return episode_end(state, self.config)[0]
 
     def truncated(self, state):
-        return _finished(state, self.config) & ~self.terminated(state)
+        return episode_end(state, self.config)[1]
 
     @property
     def available_actions(self) -> Bool[Array, " 8"]:
@@ -211,8 +219,8 @@ class Arc3Env(Env):
         }
 
     def invariant_violations(self, states):
-        game, levels = states.game, len(self.game.levels)
-        screen = states.game.screen
+        game, levels = states.game_state, len(self.game.levels)
+        screen = states.game_state.screen
         colours = jnp.all((screen >= 0) & (screen < 16), axis=(-1, -2))
         checks = {
             "level_in_range": (game.level >= 0) & (game.level < levels),
@@ -227,7 +235,7 @@ class Arc3Env(Env):
 
     def render(self, state, *, env: int = 0, cell: int = 8, path=None):
         """The state's last frame as RGB (``cell`` pixels per frame pixel)."""
-        screen = state.game.screen
+        screen = state.game_state.screen
         frame = screen if screen.ndim == 2 else screen[env]
         image = pictures.picture(frame, cell)
         if path is not None:
