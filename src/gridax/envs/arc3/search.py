@@ -19,8 +19,10 @@ Triple = tuple[int, int, int]  # (action id, x, y)
 def _keys(states: Arc3State) -> list[bytes]:
     """What tells two states of one level apart: sprites, camera, memory, status."""
     parts = [states.table, states.camera, states.memory, states.status]
-    leaves = [np.asarray(leaf).reshape(len(states.status), -1) for leaf in jax.tree.leaves(parts)]
-    rows = np.concatenate([leaf.astype(np.int32) for leaf in leaves], axis=1)
+    count = len(states.status)
+    # Each leaf's bytes: memory may hold floats, which a cast to integers would merge.
+    leaves = [np.ascontiguousarray(leaf).reshape(count, -1) for leaf in jax.tree.leaves(parts)]
+    rows = np.concatenate([leaf.view(np.uint8).reshape(count, -1) for leaf in leaves], axis=1)
     return [row.tobytes() for row in rows]
 
 
