@@ -1,6 +1,6 @@
 """Two processes on this machine (loopback only), joined by ``jax.distributed`` with CPU
 collectives, run a sharded ARC rollout and a sharded forage rollout; their envs equal the
-single-process run's bit for bit (tests/distributed_check.py, docs/scaling.md)."""
+single-process run's bit for bit (tests/tools/distributed_check.py, docs/scaling.md)."""
 
 import os
 import socket
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).with_name("distributed_check.py")
+SCRIPT = Path(__file__).parent / "tools" / "distributed_check.py"
 
 
 def free_port() -> int:

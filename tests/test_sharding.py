@@ -14,7 +14,7 @@ from jax.sharding import Mesh
 
 from gridax import sharding
 
-CHECKS = Path(__file__).with_name("sharding_check.py")
+CHECKS = Path(__file__).parent / "tools" / "sharding_check.py"
 
 
 def test_sharded_rollouts_equal_unsharded_ones_on_8_devices():

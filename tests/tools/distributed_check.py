@@ -1,7 +1,7 @@
 """Run by test_distributed.py: one process of a sharded ARC rollout and a sharded forage
 rollout, keys and actions by docs/scaling.md's scheme. Saves this process's envs.
 
-    python tests/distributed_check.py PROCESS_ID NUM_PROCESSES PORT OUT_DIR
+    python tests/tools/distributed_check.py PROCESS_ID NUM_PROCESSES PORT OUT_DIR
 
 With NUM_PROCESSES 1 it is the single-process reference (no distributed runtime).
 """
