@@ -19,9 +19,8 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8
 
+from gridax.envs.forage.kinds import REGENERATED, SCHEDULES, TIME_VARYING, WAVES, encode_delay
 from gridax.envs.forage.objects import WHITE, Biome, ObjectType
-from gridax.envs.forage.regrowth import encode_delay
-from gridax.envs.forage.schedules import REGENERATED, SCHEDULES, TIME_VARYING, WAVES
 from gridax.validation import is_integer, require_int, require_known
 
 OBSERVATIONS = ("object", "rgb", "color")
@@ -131,7 +130,7 @@ class ForageParams(eqx.Module):
     period: Float32[Array, "*b K2"]
     phase: Float32[Array, "*b K2"]
     repeat: Int32[Array, "*b K2"]
-    regen: Float32[Array, "*b K2 3"]  # a regrowth rule (kind, a, b): regrowth.encode_delay
+    regen: Float32[Array, "*b K2 3"]  # a regrowth rule (kind, a, b): kinds.encode_delay
     expiry_regen: Float32[Array, "*b K2 3"]
     expiry_time: Int32[Array, "*b K2"]  # int32 max: never
     random_respawn: Bool[Array, "*b K2"]

@@ -1,7 +1,7 @@
 """Taking objects away and growing them back: collection, random respawn and expiry.
 
 A regrowth delay is a rule ``(kind, a, b)`` per object id (``ForageParams.regen``, and
-``expiry_regen`` after an expiry):
+``expiry_regen`` after an expiry; the kinds are named in ``kinds.py``):
 
 =========  =======================================================================
 never      the object is removed for good
@@ -15,7 +15,7 @@ its own cell or (random respawn) in a random empty cell of its biome.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import equinox as eqx
 import jax
@@ -23,27 +23,15 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.batching import cond_rare
+from gridax.envs.forage.config import ForageParams, Structure
+from gridax.envs.forage.kinds import NEVER, NORMAL
+from gridax.envs.forage.types import ForageState
 from gridax.envs.forage.world import gaussian
 
-if TYPE_CHECKING:  # config imports this module
-    from gridax.envs.forage.config import ForageParams, Structure
-    from gridax.envs.forage.types import ForageState
-
-DELAY_KINDS = ("never", "uniform", "normal")
-NEVER, UNIFORM, NORMAL = range(len(DELAY_KINDS))
 DELAY_DRAWS = 3  # uniforms per delay: one for uniform, two for normal (Box-Muller)
 RESPAWN_TRIES = 16  # all miss with probability 0.6**16 ~ 3e-4 when 40 % of cells are free
 RANDOM_PER_REMOVAL = DELAY_DRAWS + 2 * RESPAWN_TRIES + 1
 _INT32_MAX = 2**31 - 1
-
-
-def encode_delay(delay: tuple | None) -> tuple[float, float, float]:
-    """A delay as :class:`~gridax.envs.forage.ObjectType` writes it (``None``,
-    ``("uniform", lo, hi)`` or ``("normal", mean, std)``) as a rule row."""
-    if delay is None:
-        return (float(NEVER), 0.0, 0.0)
-    kind, a, b = delay
-    return (float(DELAY_KINDS.index(kind)), float(a), float(b))
 
 
 def draw_delay(u: Float32[Array, "3"], rule: Float32[Array, "3"]):

@@ -14,48 +14,32 @@ weather     ``reward + amplitude * T[(c // repeat) mod len(T)]``, T a temperatur
 
 Constant and fourier rewards change rarely, so each food cell caches its current value
 (``Food.value``); sine, square and weather rewards change every step and are computed
-per type when needed. A schedule is stored per object id as its index in
-:data:`SCHEDULES`; code asks the named predicates below, never compares indices.
+per type when needed. A schedule is stored per object id as its ordinal in
+:data:`~gridax.envs.forage.kinds.SCHEDULES`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int32
 
+from gridax.envs.forage.config import ForageParams, Structure
+from gridax.envs.forage.kinds import (
+    SINE,
+    SQUARE,
+    WEATHER,
+    changes_every_step,
+    is_constant,
+    is_fourier,
+)
+from gridax.envs.forage.types import ForageState
 from gridax.envs.forage.world import gaussian, ordered_sum, ordered_sum_of
 
-if TYPE_CHECKING:  # config imports this module (through objects)
-    from gridax.envs.forage.config import ForageParams, Structure
-    from gridax.envs.forage.types import ForageState
-
-SCHEDULES = ("constant", "fourier", "sine", "square", "weather")
-CONSTANT, FOURIER, SINE, SQUARE, WEATHER = range(len(SCHEDULES))
-# Types whose objects a biome spawns after its static objects (walls, fixed food).
-TIME_VARYING = ("fourier", "sine", "square", "weather")
-# Types a dynamic biome replaces when it regenerates; every other object stays.
-REGENERATED = ("fourier", "sine")
-# Types whose reward changes every step (not cached per cell).
-WAVES = ("sine", "square", "weather")
 FOURIER_TERMS = 10
-
-
-def is_constant(schedule: Array) -> Bool[Array, "..."]:
-    return schedule == CONSTANT
-
-
-def is_fourier(schedule: Array) -> Bool[Array, "..."]:
-    return schedule == FOURIER
-
-
-def changes_every_step(schedule: Array) -> Bool[Array, "..."]:
-    """Sine, square and weather schedules (:data:`WAVES`)."""
-    return (schedule == SINE) | (schedule == SQUARE) | (schedule == WEATHER)
 
 
 # --- fourier curves ----------------------------------------------------------------------
