@@ -17,10 +17,10 @@ from jaxtyping import Array, Float32
 
 from gridax.batching import cond_rare
 from gridax.envs.forage import schedules
+from gridax.envs.forage.arithmetic import ordered_sum
 from gridax.envs.forage.config import Structure
 from gridax.envs.forage.regrowth import Removal
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import ordered_sum
 
 
 def _sums(state: ForageState) -> tuple:

@@ -11,10 +11,10 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Float32
 
+from gridax.envs.forage.arithmetic import ordered_sum
 from gridax.envs.forage.config import ForageConfig, Structure
 from gridax.envs.forage.schedules import reward_map
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import ordered_sum
 
 
 def region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:

@@ -23,10 +23,10 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.batching import cond_rare
+from gridax.envs.forage.arithmetic import gaussian
 from gridax.envs.forage.config import ForageParams, Structure
 from gridax.envs.forage.kinds import NEVER, NORMAL
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import gaussian
 
 DELAY_DRAWS = 3  # uniforms per delay: one for uniform, two for normal (Box-Muller)
 RESPAWN_TRIES = 16  # all miss with probability 0.6**16 ~ 3e-4 when 40 % of cells are free

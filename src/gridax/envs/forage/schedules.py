@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int32
 
+from gridax.envs.forage.arithmetic import gaussian, ordered_sum, ordered_sum_of
 from gridax.envs.forage.config import ForageParams, Structure
 from gridax.envs.forage.kinds import (
     SINE,
@@ -37,7 +38,6 @@ from gridax.envs.forage.kinds import (
     is_fourier,
 )
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import gaussian, ordered_sum, ordered_sum_of
 
 FOURIER_TERMS = 10
 
