@@ -18,8 +18,8 @@ from jaxtyping import Array, Float32
 from gridax.batching import cond_rare
 from gridax.envs.forage import schedules
 from gridax.envs.forage.arithmetic import ordered_sum
-from gridax.envs.forage.config import Structure
 from gridax.envs.forage.regrowth import Removal
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
 
 

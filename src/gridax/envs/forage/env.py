@@ -20,8 +20,10 @@ from jaxtyping import Array, Int32, UInt32
 
 from gridax.dispatch import per_config
 from gridax.envs.forage import biomes, centring, checks, regrowth, schedules
-from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
+from gridax.envs.forage.config import ForageConfig
 from gridax.envs.forage.observation import observe as observe_one
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import Biomes, Cells, Food, ForageState
 from gridax.prng import check_batch_keys, key_data, require_array, split_uniform
 

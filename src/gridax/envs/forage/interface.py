@@ -11,7 +11,8 @@ import jax.numpy as jnp
 from gridax import spaces
 from gridax.envs.forage import env as functional
 from gridax.envs.forage import render
-from gridax.envs.forage.config import ForageConfig, ForageParams
+from gridax.envs.forage.config import ForageConfig
+from gridax.envs.forage.params import ForageParams
 from gridax.envs.forage.types import ForageState, Tracked, invariant_violations
 from gridax.envs.forage.variants import make_config
 from gridax.interface import Env

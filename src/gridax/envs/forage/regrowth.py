@@ -24,8 +24,9 @@ from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.batching import cond_rare
 from gridax.envs.forage.arithmetic import gaussian
-from gridax.envs.forage.config import ForageParams, Structure
 from gridax.envs.forage.kinds import NEVER, NORMAL
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
 
 DELAY_DRAWS = 3  # uniforms per delay: one for uniform, two for normal (Box-Muller)

@@ -28,7 +28,6 @@ import numpy as np
 from jaxtyping import Array, Bool, Float32, Int32
 
 from gridax.envs.forage.arithmetic import gaussian, ordered_sum, ordered_sum_of
-from gridax.envs.forage.config import ForageParams, Structure
 from gridax.envs.forage.kinds import (
     SINE,
     SQUARE,
@@ -37,6 +36,8 @@ from gridax.envs.forage.kinds import (
     is_constant,
     is_fourier,
 )
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
 
 FOURIER_TERMS = 10

@@ -15,7 +15,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int8, Int32, UInt8, UInt32
 
-from gridax.envs.forage.config import ForageParams
+from gridax.envs.forage.params import ForageParams
 from gridax.fields import as_dtype
 
 
