@@ -13,7 +13,7 @@ from jaxtyping import Array, Float32
 
 from gridax.envs.forage.arithmetic import ordered_sum
 from gridax.envs.forage.config import ForageConfig
-from gridax.envs.forage.schedules import reward_map
+from gridax.envs.forage.reward import reward_map
 from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
 

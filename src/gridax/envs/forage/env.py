@@ -23,6 +23,7 @@ from gridax.envs.forage import biomes, centring, checks, regrowth, schedules
 from gridax.envs.forage.config import ForageConfig
 from gridax.envs.forage.observation import observe as observe_one
 from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.reward import refresh_after_step, refresh_rewards, step_reward
 from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import Biomes, Cells, Food, ForageState
 from gridax.prng import check_batch_keys, key_data, require_array, split_uniform
@@ -77,7 +78,7 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
         key=next_key,
         params=params,
     )
-    state = centring.refresh_rewards(state, jnp.bool_(True), structure)
+    state = refresh_rewards(state, jnp.bool_(True), structure)
     return state, observe_one(state, structure)
 
 
@@ -107,11 +108,7 @@ def _collect(state: ForageState, clock, structure: Structure):
     """``(object, collects, reward)`` of what lies under the agent."""
     obj = _object_at(state, state.position, state.time)
     collects = (obj > 0) & state.params.collectable[obj]
-    value = schedules.collected_reward(state, state.position, obj, clock, structure)
-    if structure.center_reward:
-        with jax.named_scope("center"):
-            value = value - centring.mean_food_reward(state, clock, structure)
-    return obj, collects, jnp.where(collects, value, 0.0).astype(jnp.float32)
+    return obj, collects, step_reward(state, obj, collects, clock, structure)
 
 
 def _regrow(state: ForageState, pick: regrowth.Pick, draws, time, structure: Structure):
@@ -155,9 +152,7 @@ def _step(state: ForageState, action, structure: Structure):
     with jax.named_scope("biomes"):
         state, regenerated = biomes.regenerate_due(state, time, biome_key, structure)
     state = _tick(state, key, structure)
-    if structure.fourier:
-        refresh = schedules.fourier_ticks(params, clock) | regenerated
-        state = centring.refresh_rewards(state, refresh, structure)
+    state = refresh_after_step(state, clock, regenerated, structure)
     done = (
         jnp.bool_(False)
         if structure.episode_length is None

@@ -21,7 +21,7 @@ from gridax import pictures
 from gridax.envs.forage.arithmetic import cell_grid
 from gridax.envs.forage.config import ForageConfig
 from gridax.envs.forage.observation import colours, window
-from gridax.envs.forage.schedules import reward_map
+from gridax.envs.forage.reward import reward_map
 from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
 from gridax.geometry import box_mask

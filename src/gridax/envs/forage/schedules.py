@@ -12,10 +12,9 @@ weather     ``reward + amplitude * T[(c // repeat) mod len(T)]``, T a temperatur
             series in [-1, 1]
 ==========  ===============================================================
 
-Constant and fourier rewards change rarely, so each food cell caches its current value
-(``Food.value``); sine, square and weather rewards change every step and are computed
-per type when needed. A schedule is stored per object id as its ordinal in
-:data:`~gridax.envs.forage.kinds.SCHEDULES`.
+These are pure functions of the params and the clock; ``reward.py`` reads them into the
+state's cache and the step's reward. A schedule is stored per object id as its ordinal
+in :data:`~gridax.envs.forage.kinds.SCHEDULES`.
 """
 
 from __future__ import annotations
@@ -32,13 +31,10 @@ from gridax.envs.forage.kinds import (
     SINE,
     SQUARE,
     WEATHER,
-    changes_every_step,
-    is_constant,
     is_fourier,
 )
 from gridax.envs.forage.params import ForageParams
 from gridax.envs.forage.structure import Structure
-from gridax.envs.forage.types import ForageState
 
 FOURIER_TERMS = 10
 
@@ -119,48 +115,7 @@ def type_rewards(
     return params.reward + value
 
 
-def food_values(state: ForageState, curve_values) -> Float32[Array, "H W"]:
-    """``Food.value`` from scratch (see there)."""
-    params, cells = state.params, state.cells
-    ids = cells.object.astype(jnp.int32)
-    values = jnp.where(is_constant(params.schedule), params.reward, 0.0)[ids]
-    slot = cells.generation % curve_values.shape[1]
-    fourier = curve_values[cells.origin.astype(jnp.int32), slot, ids]
-    values = jnp.where(is_fourier(params.schedule[ids]), fourier, values)
-    food = (ids > 0) & ~params.blocking[ids]
-    return jnp.where(food, values, -jnp.inf)
-
-
-def wave_values(state: ForageState, clock, structure: Structure) -> Float32[Array, "H W"]:
-    """Per cell: the current reward of a visible sine, square or weather object, else 0.
-    (Their rewards change every step, so ``Food.value`` holds 0 for them.)"""
-    params = state.params
-    waves = type_rewards(params, clock, structure)
-    is_wave = changes_every_step(params.schedule) & ~params.blocking
-    visible = state.visible().astype(jnp.int32)
-    return jnp.where(is_wave, waves, 0.0)[visible]
-
-
-def reward_map(state: ForageState, clock, structure: Structure):
-    """Per cell: the reward collecting its visible object would pay at ``clock``, the
-    state's reward clock (uncentred), and whether it is food (a visible, non-blocking
-    object)."""
-    food = (state.cells.ready_at <= state.time) & (state.food.value > -jnp.inf)
-    values = jnp.where(food, state.food.value, 0.0)
-    if structure.waves:
-        values = values + wave_values(state, clock, structure)
-    return values, food
-
-
-def collected_reward(state: ForageState, cell, obj, clock, structure: Structure):
-    """The uncentred reward of collecting object ``obj`` at ``cell`` (row, column)."""
-    value = type_rewards(state.params, clock, structure)[obj]
-    if structure.fourier:
-        row, col = cell[0], cell[1]
-        slot = state.cells.generation[row, col] % structure.generations_kept
-        fourier = state.biomes.curve_values[state.cells.origin[row, col], slot, obj]
-        value = jnp.where(is_fourier(state.params.schedule[obj]), fourier, value)
-    return value
+# --- a biome generation --------------------------------------------------------------------
 
 
 def draw_generation(draws, params: ForageParams, structure: Structure):
