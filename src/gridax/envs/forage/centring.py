@@ -14,6 +14,8 @@ of it (:func:`food_sums`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import equinox as eqx
 import jax.numpy as jnp
 
@@ -51,26 +53,34 @@ def food_sums(state: ForageState, food_value, horizon: int):
     )
 
 
-def account(state: ForageState, removal: Removal, horizon: int) -> ForageState:
-    """Moves a removed food object's value from the visible sums to its regrowth slot."""
-    gone = removal.value > -jnp.inf
-    back = gone & removal.returns
-    value = jnp.where(gone, removal.value, 0.0)
-    slot = removal.ready % horizon
-    food = state.food
-    return with_sums(
-        state,
-        (
-            food.total - value,
-            food.count - gone.astype(jnp.int32),
-            food.calendar_total.at[slot].add(jnp.where(back, value, 0.0)),
-            food.calendar_count.at[slot].add(back.astype(jnp.int32)),
-        ),
-    )
+def account(state: ForageState, removals: Sequence[Removal], horizon: int) -> ForageState:
+    """Moves each removed food object's value from the visible sums to its regrowth slot
+    (nothing without a centred reward, ``horizon`` 0)."""
+    if not horizon:
+        return state
+    for removal in removals:
+        gone = removal.value > -jnp.inf
+        back = gone & removal.returns
+        value = jnp.where(gone, removal.value, 0.0)
+        slot = removal.ready % horizon
+        food = state.food
+        state = with_sums(
+            state,
+            (
+                food.total - value,
+                food.count - gone.astype(jnp.int32),
+                food.calendar_total.at[slot].add(jnp.where(back, value, 0.0)),
+                food.calendar_count.at[slot].add(back.astype(jnp.int32)),
+            ),
+        )
+    return state
 
 
 def advance_calendar(state: ForageState, horizon: int) -> ForageState:
-    """Adds the food that becomes visible at the state's (new) time to the sums."""
+    """Adds the food that becomes visible at the state's (new) time to the sums (nothing
+    without a centred reward, ``horizon`` 0)."""
+    if not horizon:
+        return state
     slot = state.time % horizon
     food = state.food
     return with_sums(

@@ -63,13 +63,13 @@ class Grids(NamedTuple):
     food_value: Float32[Array, "H W"]
 
 
-def grids_of(state: ForageState) -> Grids:
+def _grids_of(state: ForageState) -> Grids:
     cells = state.cells
     return Grids(cells.object, cells.ready_at, cells.origin, cells.generation, state.food.value)
 
 
-def with_grids(state: ForageState, grids: Grids) -> ForageState:
-    return eqx.tree_at(lambda s: tuple(grids_of(s)), state, tuple(grids))
+def _with_grids(state: ForageState, grids: Grids) -> ForageState:
+    return eqx.tree_at(lambda s: tuple(_grids_of(s)), state, tuple(grids))
 
 
 class Pick(NamedTuple):
@@ -197,3 +197,20 @@ def expire_one(
     obj = ids.reshape(-1)[flat]
     pick = Pick(worst >= 0, cell, obj, params.expiry_regen[obj])
     return remove(grids, params, pick, draws, time, structure.horizon)
+
+
+def regrow(
+    state: ForageState, collected: Pick, draws, time, structure: Structure
+) -> tuple[ForageState, list[Removal]]:
+    """Removes the ``collected`` object and, with expiry, the most overdue one; both
+    regrow. ``draws``: a row of ``RANDOM_PER_REMOVAL`` uniforms per removal. Also returns
+    the removals, for the centred reward's sums."""
+    grids, removal = remove(
+        _grids_of(state), state.params, collected, draws[0], time, structure.horizon
+    )
+    removals = [removal]
+    if structure.expiry:
+        with jax.named_scope("expire"):
+            grids, expired = expire_one(grids, state.params, time, draws[1], structure)
+            removals.append(expired)
+    return _with_grids(state, grids), removals

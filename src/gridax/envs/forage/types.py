@@ -88,6 +88,12 @@ class ForageState(eqx.Module):
         """The objects an observer sees now (regrowing cells show as empty)."""
         return jnp.where(self.cells.ready_at <= self.time[..., None, None], self.cells.object, 0)
 
+    def object_at(self, cell: Int32[Array, "2"]) -> Int32[Array, ""]:
+        """The object one env sees now at ``cell`` (row, column); 0 if none or regrowing."""
+        row, col = cell[0], cell[1]
+        present = self.cells.ready_at[row, col] <= self.time
+        return jnp.where(present, self.cells.object[row, col], 0).astype(jnp.int32)
+
 
 class Metrics(eqx.Module):
     """The running continual-RL figures of one env or a batch (``metrics.py``)."""
