@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from jaxtyping import Array, Bool
 
-# --- regrowth delays (the rules are in regrowth.py) -------------------------------------
+# --- regrowth delays (the rules are in regrowth.py) ------------------------------------
 
 DELAY_KINDS = ("never", "uniform", "normal")
 NEVER, UNIFORM, NORMAL = range(len(DELAY_KINDS))
@@ -26,7 +26,7 @@ def encode_delay(delay: tuple | None) -> tuple[float, float, float]:
     return (float(DELAY_KINDS.index(kind)), float(a), float(b))
 
 
-# --- reward schedules (their formulas are in schedules.py) ------------------------------
+# --- reward schedules (their formulas are in schedules.py) -----------------------------
 
 SCHEDULES = ("constant", "fourier", "sine", "square", "weather")
 CONSTANT, FOURIER, SINE, SQUARE, WEATHER = range(len(SCHEDULES))

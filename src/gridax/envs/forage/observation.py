@@ -12,7 +12,7 @@ from jaxtyping import Array, Float32, Int32
 
 from gridax.batching import cond_rare
 from gridax.envs.forage.arithmetic import cell_grid
-from gridax.envs.forage.diagnostics import region_means
+from gridax.envs.forage.reward import region_means
 from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
 

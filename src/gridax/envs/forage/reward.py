@@ -65,6 +65,20 @@ def refresh_rewards(state: ForageState, refresh, structure: Structure) -> Forage
     return centring.with_sums(state, sums) if structure.horizon else state
 
 
+def refresh_after_step(state: ForageState, clock, regenerated, structure: Structure):
+    """The cache after a step from reward clock ``clock``: refreshed if a fourier curve's
+    slow clock ticked or a biome ``regenerated``. Only worlds with fourier objects
+    refresh: a world whose biomes regenerate sine objects and has no fourier object
+    keeps the values of its reset (no registered id is one)."""
+    if not structure.fourier:
+        return state
+    refresh = schedules.fourier_ticks(state.params, clock) | regenerated
+    return refresh_rewards(state, refresh, structure)
+
+
+# --- what each cell would pay now ------------------------------------------------------
+
+
 def wave_values(state: ForageState, clock, structure: Structure) -> Float32[Array, "H W"]:
     """Per cell: the current reward of a visible sine, square or weather object, else 0.
     (Their rewards change every step, so ``Food.value`` holds 0 for them.)"""
@@ -86,15 +100,15 @@ def reward_map(state: ForageState, clock, structure: Structure):
     return values, food
 
 
-def refresh_after_step(state: ForageState, clock, regenerated, structure: Structure):
-    """The cache after a step from reward clock ``clock``: refreshed if a fourier curve's
-    slow clock ticked or a biome ``regenerated``. Only worlds with fourier objects
-    refresh: a world whose biomes regenerate sine objects and has no fourier object
-    keeps the values of its reset (no registered id is one)."""
-    if not structure.fourier:
-        return state
-    refresh = schedules.fourier_ticks(state.params, clock) | regenerated
-    return refresh_rewards(state, refresh, structure)
+def region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
+    """Mean food reward per region: the food biomes in order, then the rest (the void)."""
+    values, food = reward_map(state, clock, structure)
+    regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
+    in_region = regions & food[..., None]
+    per_cell = jnp.where(in_region, values[..., None], 0.0)
+    totals = ordered_sum(per_cell.reshape(-1, per_cell.shape[-1]), axis=0)
+    counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
+    return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 
 
 # --- the reward ------------------------------------------------------------------------

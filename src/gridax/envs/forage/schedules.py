@@ -39,7 +39,7 @@ from gridax.envs.forage.structure import Structure
 FOURIER_TERMS = 10
 
 
-# --- fourier curves ----------------------------------------------------------------------
+# --- fourier curves --------------------------------------------------------------------
 
 _HARMONICS = np.arange(1, FOURIER_TERMS + 1, dtype=np.float32)
 # A curve's min and max are taken over 1,000 points of one period, endpoint included;
@@ -94,7 +94,7 @@ def fourier_ticks(params: ForageParams, clock) -> Bool[Array, ""]:
     return jnp.any(ticks)
 
 
-# --- every type's reward -----------------------------------------------------------------
+# --- every type's reward ---------------------------------------------------------------
 
 
 def type_rewards(
@@ -115,7 +115,7 @@ def type_rewards(
     return params.reward + value
 
 
-# --- a biome generation --------------------------------------------------------------------
+# --- a biome generation ----------------------------------------------------------------
 
 
 def draw_generation(draws, params: ForageParams, structure: Structure):
