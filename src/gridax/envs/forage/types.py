@@ -50,7 +50,7 @@ class Biomes(eqx.Module):
 
 
 class Food(eqx.Module):
-    """Cached food rewards (``schedules``) and the centred reward's sums (``centring``)."""
+    """Cached food rewards (``reward.py``) and the centred reward's sums (``centring.py``)."""
 
     # Per cell holding food (present or regrowing): its reward now if constant or fourier,
     # 0 for waves (added per type); -inf for empty cells and walls. Kept so that the
