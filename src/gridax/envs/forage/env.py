@@ -1,8 +1,8 @@
 """The foraging env: functional ``reset``/``step`` and their batched forms.
 
 ``_step`` reads as the list of the world's mechanics (move, collect, regrow, regenerate,
-tick, refresh rewards, end, observe); each rule lives in its own module. Rare events (random
-respawn, a biome regenerating, a reward refresh) go through
+tick, refresh rewards, end, observe); each rule lives in its own module. Rare events
+(random respawn, a biome regenerating, a reward refresh) go through
 :func:`gridax.batching.cond_rare`, so a batch pays for them only on steps where some env
 needs them.
 """
