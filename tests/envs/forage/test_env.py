@@ -107,7 +107,7 @@ def test_batch_step_equals_a_loop_of_step_through_regeneration():
 
 @pytest.mark.parametrize("env_id", ["ForagaxDiwali-v5", "ForagaxBig-v5"])
 def test_fourier_resets_are_bit_identical_for_any_batch_size(env_id):
-    # Fourier curves are summed in a fixed order (world.ordered_sum): jnp.sum's order
+    # Fourier curves are summed in a fixed order (arithmetic.ordered_sum): jnp.sum's order
     # followed the batch size XLA vectorised over and changed the last bit.
     config = forage.make_config(env_id)
     keys = jax.random.split(jax.random.key(0), 16)

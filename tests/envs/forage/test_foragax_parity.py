@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from gridax.envs import forage
-from gridax.envs.forage import centring, schedules
+from gridax.envs.forage import kinds, reward
 from gridax.envs.forage.metrics import ContinualMetrics
 
 TRACER = Path(__file__).with_name("foragax_trace.py")
@@ -131,7 +131,7 @@ def foragax_world(like: forage.ForageState, foragax: dict, structure) -> forage.
     if curves.shape[-1]:
         slot = foragax["generation"] % curves.shape[1]
         where = (origin, slot, objects)
-        fourier = schedules.is_fourier(like.params.schedule)[objects]
+        fourier = kinds.is_fourier(like.params.schedule)[objects]
         # Cells of other objects write back the value they read: no other curve changes.
         values = jnp.where(fourier[..., None], foragax["state_params"], curves[where])
         curves = curves.at[where].set(values)
@@ -158,7 +158,7 @@ def foragax_world(like: forage.ForageState, foragax: dict, structure) -> forage.
             foragax["offset"].astype(jnp.int32),
         ),
     )
-    return centring.refresh_rewards(state, jnp.bool_(True), structure)
+    return reward.refresh_rewards(state, jnp.bool_(True), structure)
 
 
 def pending_until(state: forage.ForageState) -> np.ndarray:

@@ -161,10 +161,13 @@ def test_expiry_removes_one_overdue_object_per_step_highest_index_first():
 
 def test_static_rewards_ignore_the_clock_and_episode_length_ends_episodes():
     config, state = world("A F F F", episode_length=3)
+    env = forage.ForageEnv("golden", config)
     dones = []
     for _ in range(3):
         state, _, reward, done, _ = forage.step(state, RIGHT, config)
         dones.append(bool(done))
         assert float(reward) == 5.0
+        # The env's hooks and the step ask one termination function.
+        assert not bool(env.terminated(state)) and bool(env.truncated(state)) == bool(done)
     assert dones == [False, False, True]
     assert jnp.issubdtype(state.time.dtype, jnp.integer)

@@ -9,7 +9,7 @@ import pytest
 
 import gridax
 from gridax.envs import forage
-from gridax.envs.forage import centring
+from gridax.envs.forage import reward
 from gridax.envs.forage.objects import Biome
 from gridax.serialization import load_state, save_state
 from tests.envs.forage.helpers import FOOD, POISON
@@ -42,7 +42,7 @@ def hand_world():
         (jnp.asarray(ids), jnp.zeros(ids.shape, jnp.int32), jnp.array([1, 2], jnp.int32)),
     )
     # The cached food values follow the objects placed by hand.
-    state = centring.refresh_rewards(state, jnp.bool_(True), config.structure())
+    state = reward.refresh_rewards(state, jnp.bool_(True), config.structure())
     return config, state
 
 

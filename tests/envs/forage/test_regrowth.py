@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from gridax.envs import forage
-from gridax.envs.forage import regrowth
+from gridax.envs.forage import kinds, regrowth
 from tests.envs.forage.helpers import rollout
 
 
 def test_delays_are_encoded_by_named_kind():
-    assert regrowth.encode_delay(None)[0] == regrowth.NEVER
-    assert regrowth.encode_delay(("uniform", 3, 9)) == (regrowth.UNIFORM, 3.0, 9.0)
-    assert regrowth.encode_delay(("normal", 300, 30)) == (regrowth.NORMAL, 300.0, 30.0)
+    assert kinds.encode_delay(None)[0] == kinds.NEVER
+    assert kinds.encode_delay(("uniform", 3, 9)) == (kinds.UNIFORM, 3.0, 9.0)
+    assert kinds.encode_delay(("normal", 300, 30)) == (kinds.NORMAL, 300.0, 30.0)
     with pytest.raises(ValueError, match="regen must be None, \\('uniform', lo, hi\\)"):
         forage.ObjectType("x", regen=("poisson", 1, 2))
 
@@ -25,15 +25,15 @@ def draws(rule, n=20_000):
 
 
 def test_delays_follow_their_kind():
-    delay, permanent = draws(regrowth.encode_delay(("uniform", 3, 6)))
+    delay, permanent = draws(kinds.encode_delay(("uniform", 3, 6)))
     assert set(np.unique(delay)) == {3, 4, 5} and not permanent.any()
-    delay, _ = draws(regrowth.encode_delay(("uniform", 7, 7)))
+    delay, _ = draws(kinds.encode_delay(("uniform", 7, 7)))
     assert set(np.unique(delay)) == {7}
-    delay, _ = draws(regrowth.encode_delay(("normal", 10, 1)))
+    delay, _ = draws(kinds.encode_delay(("normal", 10, 1)))
     assert abs(delay.mean() - 9.5) < 0.05 and delay.min() >= 0  # floor of N(10, 1)
-    delay, _ = draws(regrowth.encode_delay(("normal", 0, 5)))
+    delay, _ = draws(kinds.encode_delay(("normal", 0, 5)))
     assert delay.min() == 0 and (delay == 0).mean() > 0.5  # cut at 0
-    _, permanent = draws(regrowth.encode_delay(None))
+    _, permanent = draws(kinds.encode_delay(None))
     assert permanent.all()
 
 

@@ -4,23 +4,15 @@ Public submodules: ``render`` (pictures).
 """
 
 from gridax.envs.forage import render
-from gridax.envs.forage.config import ForageConfig, ForageParams, Series, synthetic_temperatures
+from gridax.envs.forage.config import ForageConfig
 from gridax.envs.forage.diagnostics import diagnostics
-from gridax.envs.forage.env import (
-    DOWN,
-    LEFT,
-    NUM_ACTIONS,
-    RIGHT,
-    UP,
-    batch_reset,
-    batch_step,
-    observe,
-    reset,
-    step,
-)
+from gridax.envs.forage.env import batch_reset, batch_step, observe, reset, step
 from gridax.envs.forage.interface import ForageEnv, make_env
 from gridax.envs.forage.metrics import ContinualMetrics, initial_metrics
+from gridax.envs.forage.movement import DOWN, LEFT, NUM_ACTIONS, RIGHT, UP
 from gridax.envs.forage.objects import Biome, ObjectType
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.temperatures import Series, synthetic_temperatures
 from gridax.envs.forage.types import ForageState, Metrics, Tracked, invariant_violations
 from gridax.envs.forage.variants import make_config, registered_ids
 

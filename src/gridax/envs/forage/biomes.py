@@ -16,7 +16,8 @@ from jaxtyping import Array, Bool, Float32, Int8
 
 from gridax.batching import cond_rare
 from gridax.envs.forage import schedules
-from gridax.envs.forage.config import ForageParams, Structure
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import Biomes, Cells, ForageState
 from gridax.geometry import box_mask
 

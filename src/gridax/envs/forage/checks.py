@@ -8,7 +8,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from gridax.envs.forage.config import ForageConfig, ForageParams
+from gridax.envs.forage.config import ForageConfig
+from gridax.envs.forage.params import ForageParams
 from gridax.envs.forage.types import ForageState
 from gridax.validation import require_batch_shape, require_type
 

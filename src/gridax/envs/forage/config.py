@@ -1,8 +1,9 @@
-"""Static configuration of a foraging world, and the arrays it turns into.
+"""Static configuration of a foraging world, and its lowering into what the step sees.
 
-:class:`ForageConfig` is what a user picks (an id's variant plus overrides). It splits
-in two: :class:`Structure`, the few facts that fix shapes and Python branches (the only
-thing the jitted functions see statically), and :class:`ForageParams`, every number of
+:class:`ForageConfig` is what a user picks (an id's variant plus overrides). It lowers
+in two: :class:`~gridax.envs.forage.structure.Structure` (``config.structure()``), the
+few facts that fix shapes and Python branches, and
+:class:`~gridax.envs.forage.params.ForageParams` (``config.params()``), every number of
 the variant as arrays carried in the state. Variants with the same structure share one
 compilation, and a batch may hold envs of different variants.
 """
@@ -10,18 +11,17 @@ compilation, and a batch may hold envs of different variants.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
 import math
 
 import equinox as eqx
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt8
 
+from gridax.envs.forage.kinds import REGENERATED, SCHEDULES, TIME_VARYING, WAVES, encode_delay
 from gridax.envs.forage.objects import WHITE, Biome, ObjectType
-from gridax.envs.forage.regrowth import encode_delay
-from gridax.envs.forage.schedules import REGENERATED, SCHEDULES, TIME_VARYING, WAVES
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
+from gridax.envs.forage.temperatures import Series, synthetic_temperatures
 from gridax.validation import is_integer, require_int, require_known
 
 OBSERVATIONS = ("object", "rgb", "color")
@@ -30,125 +30,8 @@ OBSERVATIONS = ("object", "rgb", "color")
 MAX_GENERATIONS_KEPT = 64
 
 
-class Series:
-    """A hashable, immutable float32 series (a temperature record) for static config."""
-
-    def __init__(self, values):
-        array = np.asarray(values, dtype=np.float32).reshape(-1)
-        if array.size == 0 or not np.all(np.isfinite(array)):
-            raise ValueError("a temperature series must be a non-empty array of finite numbers")
-        array.setflags(write=False)
-        self.values = array
-        self._digest = hashlib.sha1(array.tobytes()).hexdigest()
-
-    def __hash__(self):
-        return hash(self._digest)
-
-    def __eq__(self, other):
-        return isinstance(other, Series) and self._digest == other._digest
-
-    def __len__(self):
-        return self.values.size
-
-    def __repr__(self):
-        return f"Series(len={self.values.size}, sha1={self._digest[:10]})"
-
-
-@functools.cache
-def synthetic_temperatures(years: int = 135, seed: int = 0) -> Series:
-    """A daily temperature record in [-1, 1] that stands in for Foragax's ECA&D data.
-
-    An annual cosine (coldest in mid January, warmest in mid July) plus day-to-day
-    weather as an AR(1) anomaly (correlation 0.7 from one day to the next), then
-    min-max scaled to [-1, 1] over the whole record, as Foragax scales its files.
-    135 years of days by default, close to the 49,317 days of its first file.
-    """
-    days = np.arange(round(years * 365.25))
-    seasonal = -np.cos(2 * np.pi * (days - 15) / 365.25)
-    noise = np.random.default_rng(seed).normal(0.0, 0.35, days.size)
-    anomaly = np.zeros(days.size)
-    for i in range(1, days.size):
-        anomaly[i] = 0.7 * anomaly[i - 1] + noise[i]
-    series = seasonal + anomaly
-    low, high = series.min(), series.max()
-    return Series(2 * (series - low) / (high - low) - 1)
-
-
 def _fail(field: str, message: str, value) -> None:
     raise ValueError(f"ForageConfig.{field} {message}; got {value!r}")
-
-
-class Structure(eqx.Module):
-    """What fixes shapes and branches: the static argument of the jitted step."""
-
-    width: int
-    height: int
-    wrap: bool
-    aperture: tuple[int, int] | None
-    observation: str
-    episode_length: int | None
-    num_objects: int  # object ids 1..K; 0 is empty, K + 1 is padding
-    num_biomes: int
-    num_food_biomes: int
-    num_colours: int
-    generations_kept: int
-    fourier: bool
-    waves: bool  # sine, square or weather objects, whose rewards change every step
-    expiry: bool
-    dynamic_biomes: bool
-    center_reward: bool
-    horizon: int  # slots of the regrowth calendar behind the centred reward (0: none)
-    hint: bool
-    temperatures: Series | None
-
-    @property
-    def padding(self) -> bool:
-        """Cells beyond a walled world's edge show in the aperture as the padding object."""
-        return not self.wrap and self.aperture is not None
-
-    @property
-    def aperture_size(self) -> tuple[int, int]:
-        """``(h, w)`` of the agent's view; only for worlds with an aperture."""
-        if self.aperture is None:
-            raise ValueError("this world has no aperture (aperture=None): the agent sees it all")
-        return self.aperture
-
-    @property
-    def padding_id(self) -> int:
-        return self.num_objects + 1
-
-
-class ForageParams(eqx.Module):
-    """A variant's numbers as arrays. Object tables are indexed by object id 0..K+1."""
-
-    colour: UInt8[Array, "*b K2 3"]
-    colour_channel: Int8[Array, "*b K2"]  # channel of the colour observation, -1 for none
-    blocking: Bool[Array, "*b K2"]
-    collectable: Bool[Array, "*b K2"]
-    schedule: Int8[Array, "*b K2"]
-    reward: Float32[Array, "*b K2"]
-    amplitude: Float32[Array, "*b K2"]
-    period: Float32[Array, "*b K2"]
-    phase: Float32[Array, "*b K2"]
-    repeat: Int32[Array, "*b K2"]
-    regen: Float32[Array, "*b K2 3"]  # a regrowth rule (kind, a, b): regrowth.encode_delay
-    expiry_regen: Float32[Array, "*b K2 3"]
-    expiry_time: Int32[Array, "*b K2"]  # int32 max: never
-    random_respawn: Bool[Array, "*b K2"]
-    regenerated: Bool[Array, "*b K2"]
-    biome_bounds: Int32[Array, "*b B 4"]  # x0, y0, x1, y1
-    frequencies: Float32[Array, "*b B K1"]
-    biome_order: Int32[Array, "*b B"]
-    biome_time_varying: Bool[Array, "*b B"]
-    biome_map: Int8[Array, "*b H W"]  # -1 outside every biome
-    region_map: Int8[Array, "*b H W"]  # food biome index, or the number of food biomes
-    deterministic_spawn: Bool[Array, "*b"]
-    threshold: Float32[Array, "*b"]
-    threshold_is_fraction: Bool[Array, "*b"]
-    spawn_empty: Float32[Array, "*b"]
-    random_shift: Int32[Array, "*b"]
-    hint_every: Int32[Array, "*b"]
-    hint_duration: Int32[Array, "*b"]
 
 
 class ForageConfig(eqx.Module):

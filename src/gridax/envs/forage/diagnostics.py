@@ -1,7 +1,7 @@
 """How well the agent is placed: per-region mean rewards, regret and rank, on demand.
 
-Nothing here runs inside ``step`` (the hint of the observation reads
-:func:`region_means`); ``diagnostics(state, config)`` computes it when asked.
+Nothing here runs inside ``step``; ``diagnostics(state, config)`` computes it when asked
+from ``reward.reward_map`` and ``reward.region_means`` (which the hint reads too).
 """
 
 from __future__ import annotations
@@ -11,21 +11,10 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Float32
 
-from gridax.envs.forage.config import ForageConfig, Structure
-from gridax.envs.forage.schedules import reward_map
+from gridax.envs.forage.config import ForageConfig
+from gridax.envs.forage.reward import region_means, reward_map
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import ordered_sum
-
-
-def region_means(state: ForageState, clock, structure: Structure) -> Float32[Array, " R"]:
-    """Mean food reward per region: the food biomes in order, then the rest (the void)."""
-    values, food = reward_map(state, clock, structure)
-    regions = jax.nn.one_hot(state.params.region_map, structure.num_food_biomes + 1, dtype=bool)
-    in_region = regions & food[..., None]
-    per_cell = jnp.where(in_region, values[..., None], 0.0)
-    totals = ordered_sum(per_cell.reshape(-1, per_cell.shape[-1]), axis=0)
-    counts = jnp.sum(in_region, axis=(0, 1), dtype=jnp.int32)
-    return totals / jnp.maximum(counts, 1).astype(jnp.float32)
 
 
 def standing(means: Float32[Array, " R"], region) -> dict:

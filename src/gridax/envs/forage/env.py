@@ -1,8 +1,8 @@
 """The foraging env: functional ``reset``/``step`` and their batched forms.
 
 ``_step`` reads as the list of the world's mechanics (move, collect, regrow, regenerate,
-tick, refresh rewards, observe); each rule lives in its own module. Rare events (random
-respawn, a biome regenerating, a reward refresh) go through
+tick, refresh rewards, end, observe); each rule lives in its own module. Rare events
+(random respawn, a biome regenerating, a reward refresh) go through
 :func:`gridax.batching.cond_rare`, so a batch pays for them only on steps where some env
 needs them.
 """
@@ -16,19 +16,17 @@ from typing import NamedTuple
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, Int32, UInt32
+from jaxtyping import Array, UInt32
 
 from gridax.dispatch import per_config
-from gridax.envs.forage import biomes, centring, checks, regrowth, schedules
-from gridax.envs.forage.config import ForageConfig, ForageParams, Structure
+from gridax.envs.forage import biomes, centring, checks, movement, regrowth, schedules
+from gridax.envs.forage.config import ForageConfig
 from gridax.envs.forage.observation import observe as observe_one
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.reward import refresh_after_step, refresh_rewards, step_reward
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import Biomes, Cells, Food, ForageState
 from gridax.prng import check_batch_keys, key_data, require_array, split_uniform
-
-DOWN, RIGHT, UP, LEFT = range(4)
-NUM_ACTIONS = 4
-# (row, column) steps of DOWN, RIGHT, UP, LEFT: Foragax's numbering, y grows downwards.
-MOVES = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
 def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
@@ -75,97 +73,60 @@ def _reset(key: UInt32[Array, "2"], params: ForageParams, structure: Structure):
         key=next_key,
         params=params,
     )
-    state = centring.refresh_rewards(state, jnp.bool_(True), structure)
+    state = refresh_rewards(state, jnp.bool_(True), structure)
     return state, observe_one(state, structure)
-
-
-def _object_at(state: ForageState, cell, time) -> Int32[Array, ""]:
-    row, col = cell[0], cell[1]
-    present = state.cells.ready_at[row, col] <= time
-    return jnp.where(present, state.cells.object[row, col], 0).astype(jnp.int32)
-
-
-def _move(state: ForageState, action, structure: Structure) -> ForageState:
-    """One cell towards ``action`` (ids outside 0-3 clipped), unless a wall or a walled
-    edge blocks it."""
-    move = jnp.asarray(MOVES, jnp.int32)[jnp.clip(action, 0, NUM_ACTIONS - 1)]
-    target = state.position + move
-    size = jnp.array([structure.height, structure.width], jnp.int32)
-    if structure.wrap:
-        target = jnp.mod(target, size)
-        outside = jnp.bool_(False)
-    else:
-        outside = jnp.any((target < 0) | (target >= size))
-        target = jnp.clip(target, 0, size - 1)
-    blocked = outside | state.params.blocking[_object_at(state, target, state.time)]
-    return eqx.tree_at(lambda s: s.position, state, jnp.where(blocked, state.position, target))
 
 
 def _collect(state: ForageState, clock, structure: Structure):
     """``(object, collects, reward)`` of what lies under the agent."""
-    obj = _object_at(state, state.position, state.time)
+    obj = state.object_at(state.position)
     collects = (obj > 0) & state.params.collectable[obj]
-    value = schedules.collected_reward(state, state.position, obj, clock, structure)
-    if structure.center_reward:
-        with jax.named_scope("center"):
-            value = value - centring.mean_food_reward(state, clock, structure)
-    return obj, collects, jnp.where(collects, value, 0.0).astype(jnp.float32)
-
-
-def _regrow(state: ForageState, pick: regrowth.Pick, draws, time, structure: Structure):
-    """Removes the collected object and, with expiry, the most overdue one; both regrow."""
-    grids, removal = regrowth.remove(
-        regrowth.grids_of(state), state.params, pick, draws[0], time, structure.horizon
-    )
-    removals = [removal]
-    if structure.expiry:
-        with jax.named_scope("expire"):
-            grids, expired = regrowth.expire_one(grids, state.params, time, draws[1], structure)
-            removals.append(expired)
-    state = regrowth.with_grids(state, grids)
-    if structure.horizon:
-        for removal in removals:
-            state = centring.account(state, removal, structure.horizon)
-    return state
+    return obj, collects, step_reward(state, obj, collects, clock, structure)
 
 
 def _tick(state: ForageState, key, structure: Structure) -> ForageState:
+    """The next state time, with the next key and the food that regrows then."""
     state = eqx.tree_at(lambda s: (s.time, s.key), state, (state.time + 1, key))
-    return centring.advance_calendar(state, structure.horizon) if structure.horizon else state
+    return centring.advance_calendar(state, structure.horizon)
+
+
+def termination(state: ForageState, episode_length: int | None):
+    """``(terminated, truncated)`` of a state or a batch: a world never ends from inside,
+    and with an ``episode_length`` it is cut once that many steps are taken. ``step``
+    and :class:`~gridax.envs.forage.ForageEnv`'s hooks both ask this."""
+    never = jnp.zeros(state.time.shape, bool)
+    if episode_length is None:
+        return never, never
+    return never, state.time >= episode_length
 
 
 def _step(state: ForageState, action, structure: Structure):
     params, time, clock = state.params, state.time, state.clock
     with jax.named_scope("random"):
-        # Every random number of a step from one fused threefry kernel.
-        removals = 2 if structure.expiry else 1  # a collection, and an expiry if any
-        per_removal = regrowth.RANDOM_PER_REMOVAL
-        (key, biome_key), draws = split_uniform(state.key, 2, removals * per_removal)
-        draws = draws.reshape(removals, per_removal)
+        # Every random number of a step from one fused threefry kernel: a row of draws per
+        # removal (a collection, and an expiry if any).
+        rows, per_removal = (2 if structure.expiry else 1), regrowth.RANDOM_PER_REMOVAL
+        (key, biome_key), draws = split_uniform(state.key, 2, rows * per_removal)
+        draws = draws.reshape(rows, per_removal)
     with jax.named_scope("move"):
-        state = _move(state, jnp.asarray(action, jnp.int32), structure)
+        state = movement.move(state, jnp.asarray(action, jnp.int32), structure)
     with jax.named_scope("collect"):
         obj, collects, reward = _collect(state, clock, structure)
         state = biomes.count_consumption(state, collects, structure)
     with jax.named_scope("regrow"):
-        pick = regrowth.Pick(collects, state.position, obj, params.regen[obj])
-        state = _regrow(state, pick, draws, time, structure)
+        collected = regrowth.Pick(collects, state.position, obj, params.regen[obj])
+        state, removals = regrowth.regrow(state, collected, draws, time, structure)
+        state = centring.account(state, removals, structure.horizon)
     with jax.named_scope("biomes"):
         state, regenerated = biomes.regenerate_due(state, time, biome_key, structure)
     state = _tick(state, key, structure)
-    if structure.fourier:
-        refresh = schedules.fourier_ticks(params, clock) | regenerated
-        state = centring.refresh_rewards(state, refresh, structure)
-    done = (
-        jnp.bool_(False)
-        if structure.episode_length is None
-        else state.time >= structure.episode_length
-    )
+    state = refresh_after_step(state, clock, regenerated, structure)
+    terminated, truncated = termination(state, structure.episode_length)
     biome = params.biome_map[state.position[0], state.position[1]].astype(jnp.int32)
     info = {"collected": jnp.where(collects, obj, -1), "biome": biome}
     with jax.named_scope("observe"):
         obs = observe_one(state, structure)
-    return state, obs, reward, done, info
+    return state, obs, reward, terminated | truncated, info
 
 
 class _Compiled(NamedTuple):

@@ -6,12 +6,13 @@ from typing import ClassVar
 
 import equinox as eqx
 import jax
-import jax.numpy as jnp
 
 from gridax import spaces
 from gridax.envs.forage import env as functional
 from gridax.envs.forage import render
-from gridax.envs.forage.config import ForageConfig, ForageParams
+from gridax.envs.forage.config import ForageConfig
+from gridax.envs.forage.movement import NUM_ACTIONS
+from gridax.envs.forage.params import ForageParams
 from gridax.envs.forage.types import ForageState, Tracked, invariant_violations
 from gridax.envs.forage.variants import make_config
 from gridax.interface import Env
@@ -46,11 +47,10 @@ class ForageEnv(Env):
         return functional.observe(state, self.config)
 
     def terminated(self, state):
-        return jnp.zeros(state.time.shape, bool)  # a world never ends from inside
+        return functional.termination(state, self.config.episode_length)[0]
 
     def truncated(self, state):
-        length = self.config.episode_length
-        return jnp.zeros(state.time.shape, bool) if length is None else state.time >= length
+        return functional.termination(state, self.config.episode_length)[1]
 
     def episode_metrics(self, info, length):
         return {}
@@ -82,11 +82,11 @@ class ForageEnv(Env):
 
     @property
     def num_actions(self) -> int:
-        return functional.NUM_ACTIONS
+        return NUM_ACTIONS
 
     @property
     def action_space(self) -> spaces.Discrete:
-        return spaces.Discrete(functional.NUM_ACTIONS)
+        return spaces.Discrete(NUM_ACTIONS)
 
 
 def make_env(env_id: str, **overrides) -> ForageEnv:

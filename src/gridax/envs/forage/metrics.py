@@ -38,9 +38,11 @@ import jax.numpy as jnp
 
 from gridax.envs.forage import checks
 from gridax.envs.forage import env as functional
-from gridax.envs.forage.config import ForageConfig, Structure
-from gridax.envs.forage.diagnostics import region_means, standing
+from gridax.envs.forage.config import ForageConfig
+from gridax.envs.forage.diagnostics import standing
 from gridax.envs.forage.interface import ForageEnv
+from gridax.envs.forage.reward import region_means
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import Metrics, Tracked
 from gridax.validation import require_type
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from gridax.envs.forage.regrowth import DELAY_KINDS
-from gridax.envs.forage.schedules import SCHEDULES
+from gridax.envs.forage.kinds import DELAY_KINDS, SCHEDULES
 
 Colour = tuple[int, int, int]
 BROWN: Colour = (63, 30, 25)

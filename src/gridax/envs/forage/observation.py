@@ -11,10 +11,10 @@ import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int32
 
 from gridax.batching import cond_rare
-from gridax.envs.forage.config import Structure
-from gridax.envs.forage.diagnostics import region_means
+from gridax.envs.forage.arithmetic import cell_grid
+from gridax.envs.forage.reward import region_means
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import cell_grid
 
 Cells = tuple[Int32[Array, "h 1"], Int32[Array, "1 w"]]
 

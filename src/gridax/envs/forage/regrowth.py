@@ -1,7 +1,7 @@
 """Taking objects away and growing them back: collection, random respawn and expiry.
 
 A regrowth delay is a rule ``(kind, a, b)`` per object id (``ForageParams.regen``, and
-``expiry_regen`` after an expiry):
+``expiry_regen`` after an expiry; the kinds are named in ``kinds.py``):
 
 =========  =======================================================================
 never      the object is removed for good
@@ -15,7 +15,7 @@ its own cell or (random respawn) in a random empty cell of its biome.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import equinox as eqx
 import jax
@@ -23,27 +23,16 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
 from gridax.batching import cond_rare
-from gridax.envs.forage.world import gaussian
+from gridax.envs.forage.arithmetic import gaussian
+from gridax.envs.forage.kinds import NEVER, NORMAL
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
+from gridax.envs.forage.types import ForageState
 
-if TYPE_CHECKING:  # config imports this module
-    from gridax.envs.forage.config import ForageParams, Structure
-    from gridax.envs.forage.types import ForageState
-
-DELAY_KINDS = ("never", "uniform", "normal")
-NEVER, UNIFORM, NORMAL = range(len(DELAY_KINDS))
 DELAY_DRAWS = 3  # uniforms per delay: one for uniform, two for normal (Box-Muller)
 RESPAWN_TRIES = 16  # all miss with probability 0.6**16 ~ 3e-4 when 40 % of cells are free
 RANDOM_PER_REMOVAL = DELAY_DRAWS + 2 * RESPAWN_TRIES + 1
 _INT32_MAX = 2**31 - 1
-
-
-def encode_delay(delay: tuple | None) -> tuple[float, float, float]:
-    """A delay as :class:`~gridax.envs.forage.ObjectType` writes it (``None``,
-    ``("uniform", lo, hi)`` or ``("normal", mean, std)``) as a rule row."""
-    if delay is None:
-        return (float(NEVER), 0.0, 0.0)
-    kind, a, b = delay
-    return (float(DELAY_KINDS.index(kind)), float(a), float(b))
 
 
 def draw_delay(u: Float32[Array, "3"], rule: Float32[Array, "3"]):
@@ -74,13 +63,13 @@ class Grids(NamedTuple):
     food_value: Float32[Array, "H W"]
 
 
-def grids_of(state: ForageState) -> Grids:
+def _grids_of(state: ForageState) -> Grids:
     cells = state.cells
     return Grids(cells.object, cells.ready_at, cells.origin, cells.generation, state.food.value)
 
 
-def with_grids(state: ForageState, grids: Grids) -> ForageState:
-    return eqx.tree_at(lambda s: tuple(grids_of(s)), state, tuple(grids))
+def _with_grids(state: ForageState, grids: Grids) -> ForageState:
+    return eqx.tree_at(lambda s: tuple(_grids_of(s)), state, tuple(grids))
 
 
 class Pick(NamedTuple):
@@ -208,3 +197,20 @@ def expire_one(
     obj = ids.reshape(-1)[flat]
     pick = Pick(worst >= 0, cell, obj, params.expiry_regen[obj])
     return remove(grids, params, pick, draws, time, structure.horizon)
+
+
+def regrow(
+    state: ForageState, collected: Pick, draws, time, structure: Structure
+) -> tuple[ForageState, list[Removal]]:
+    """Removes the ``collected`` object and, with expiry, the most overdue one; both
+    regrow. ``draws``: a row of ``RANDOM_PER_REMOVAL`` uniforms per removal. Also returns
+    the removals, for the centred reward's sums."""
+    grids, removal = remove(
+        _grids_of(state), state.params, collected, draws[0], time, structure.horizon
+    )
+    removals = [removal]
+    if structure.expiry:
+        with jax.named_scope("expire"):
+            grids, expired = expire_one(grids, state.params, time, draws[1], structure)
+            removals.append(expired)
+    return _with_grids(state, grids), removals

@@ -18,11 +18,12 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, UInt8
 
 from gridax import pictures
-from gridax.envs.forage.config import ForageConfig, Structure
+from gridax.envs.forage.arithmetic import cell_grid
+from gridax.envs.forage.config import ForageConfig
 from gridax.envs.forage.observation import colours, window
-from gridax.envs.forage.schedules import reward_map
+from gridax.envs.forage.reward import reward_map
+from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.types import ForageState
-from gridax.envs.forage.world import cell_grid
 from gridax.geometry import box_mask
 
 AGENT = (230, 0, 230)

@@ -12,53 +12,34 @@ weather     ``reward + amplitude * T[(c // repeat) mod len(T)]``, T a temperatur
             series in [-1, 1]
 ==========  ===============================================================
 
-Constant and fourier rewards change rarely, so each food cell caches its current value
-(``Food.value``); sine, square and weather rewards change every step and are computed
-per type when needed. A schedule is stored per object id as its index in
-:data:`SCHEDULES`; code asks the named predicates below, never compares indices.
+These are pure functions of the params and the clock; ``reward.py`` reads them into the
+state's cache and the step's reward. A schedule is stored per object id as its ordinal
+in :data:`~gridax.envs.forage.kinds.SCHEDULES`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int32
 
-from gridax.envs.forage.world import gaussian, ordered_sum, ordered_sum_of
+from gridax.envs.forage.arithmetic import gaussian, ordered_sum, ordered_sum_of
+from gridax.envs.forage.kinds import (
+    SINE,
+    SQUARE,
+    WEATHER,
+    is_fourier,
+)
+from gridax.envs.forage.params import ForageParams
+from gridax.envs.forage.structure import Structure
 
-if TYPE_CHECKING:  # config imports this module (through objects)
-    from gridax.envs.forage.config import ForageParams, Structure
-    from gridax.envs.forage.types import ForageState
-
-SCHEDULES = ("constant", "fourier", "sine", "square", "weather")
-CONSTANT, FOURIER, SINE, SQUARE, WEATHER = range(len(SCHEDULES))
-# Types whose objects a biome spawns after its static objects (walls, fixed food).
-TIME_VARYING = ("fourier", "sine", "square", "weather")
-# Types a dynamic biome replaces when it regenerates; every other object stays.
-REGENERATED = ("fourier", "sine")
-# Types whose reward changes every step (not cached per cell).
-WAVES = ("sine", "square", "weather")
 FOURIER_TERMS = 10
 
 
-def is_constant(schedule: Array) -> Bool[Array, "..."]:
-    return schedule == CONSTANT
-
-
-def is_fourier(schedule: Array) -> Bool[Array, "..."]:
-    return schedule == FOURIER
-
-
-def changes_every_step(schedule: Array) -> Bool[Array, "..."]:
-    """Sine, square and weather schedules (:data:`WAVES`)."""
-    return (schedule == SINE) | (schedule == SQUARE) | (schedule == WEATHER)
-
-
-# --- fourier curves ----------------------------------------------------------------------
+# --- fourier curves --------------------------------------------------------------------
 
 _HARMONICS = np.arange(1, FOURIER_TERMS + 1, dtype=np.float32)
 # A curve's min and max are taken over 1,000 points of one period, endpoint included;
@@ -113,7 +94,7 @@ def fourier_ticks(params: ForageParams, clock) -> Bool[Array, ""]:
     return jnp.any(ticks)
 
 
-# --- every type's reward -----------------------------------------------------------------
+# --- every type's reward ---------------------------------------------------------------
 
 
 def type_rewards(
@@ -134,48 +115,7 @@ def type_rewards(
     return params.reward + value
 
 
-def food_values(state: ForageState, curve_values) -> Float32[Array, "H W"]:
-    """``Food.value`` from scratch (see there)."""
-    params, cells = state.params, state.cells
-    ids = cells.object.astype(jnp.int32)
-    values = jnp.where(is_constant(params.schedule), params.reward, 0.0)[ids]
-    slot = cells.generation % curve_values.shape[1]
-    fourier = curve_values[cells.origin.astype(jnp.int32), slot, ids]
-    values = jnp.where(is_fourier(params.schedule[ids]), fourier, values)
-    food = (ids > 0) & ~params.blocking[ids]
-    return jnp.where(food, values, -jnp.inf)
-
-
-def wave_values(state: ForageState, clock, structure: Structure) -> Float32[Array, "H W"]:
-    """Per cell: the current reward of a visible sine, square or weather object, else 0.
-    (Their rewards change every step, so ``Food.value`` holds 0 for them.)"""
-    params = state.params
-    waves = type_rewards(params, clock, structure)
-    is_wave = changes_every_step(params.schedule) & ~params.blocking
-    visible = state.visible().astype(jnp.int32)
-    return jnp.where(is_wave, waves, 0.0)[visible]
-
-
-def reward_map(state: ForageState, clock, structure: Structure):
-    """Per cell: the reward collecting its visible object would pay at ``clock``, the
-    state's reward clock (uncentred), and whether it is food (a visible, non-blocking
-    object)."""
-    food = (state.cells.ready_at <= state.time) & (state.food.value > -jnp.inf)
-    values = jnp.where(food, state.food.value, 0.0)
-    if structure.waves:
-        values = values + wave_values(state, clock, structure)
-    return values, food
-
-
-def collected_reward(state: ForageState, cell, obj, clock, structure: Structure):
-    """The uncentred reward of collecting object ``obj`` at ``cell`` (row, column)."""
-    value = type_rewards(state.params, clock, structure)[obj]
-    if structure.fourier:
-        row, col = cell[0], cell[1]
-        slot = state.cells.generation[row, col] % structure.generations_kept
-        fourier = state.biomes.curve_values[state.cells.origin[row, col], slot, obj]
-        value = jnp.where(is_fourier(state.params.schedule[obj]), fourier, value)
-    return value
+# --- a biome generation ----------------------------------------------------------------
 
 
 def draw_generation(draws, params: ForageParams, structure: Structure):

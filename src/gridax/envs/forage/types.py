@@ -15,7 +15,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int8, Int32, UInt8, UInt32
 
-from gridax.envs.forage.config import ForageParams
+from gridax.envs.forage.params import ForageParams
 from gridax.fields import as_dtype
 
 
@@ -50,7 +50,7 @@ class Biomes(eqx.Module):
 
 
 class Food(eqx.Module):
-    """Cached food rewards (``schedules``) and the centred reward's sums (``centring``)."""
+    """Cached food rewards (``reward.py``) and the centred reward's sums (``centring.py``)."""
 
     # Per cell holding food (present or regrowing): its reward now if constant or fourier,
     # 0 for waves (added per type); -inf for empty cells and walls. Kept so that the
@@ -87,6 +87,12 @@ class ForageState(eqx.Module):
     def visible(self) -> Int8[Array, "*b H W"]:
         """The objects an observer sees now (regrowing cells show as empty)."""
         return jnp.where(self.cells.ready_at <= self.time[..., None, None], self.cells.object, 0)
+
+    def object_at(self, cell: Int32[Array, "2"]) -> Int32[Array, ""]:
+        """The object one env sees now at ``cell`` (row, column); 0 if none or regrowing."""
+        row, col = cell[0], cell[1]
+        present = self.cells.ready_at[row, col] <= self.time
+        return jnp.where(present, self.cells.object[row, col], 0).astype(jnp.int32)
 
 
 class Metrics(eqx.Module):
