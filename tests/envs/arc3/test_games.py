@@ -17,11 +17,11 @@ from gridax.envs.arc3 import drawing, env
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import STATUS_NAMES, Action
+from tests.tools.record_traces import ask_reference, random_episodes, trace_path
 
-from .record_traces import ask_reference, random_episodes, trace_path
 from .test_engine import arcengine_python, hex_frame
 
-RECORD = "python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE"
+RECORD = "python tests/tools/record_traces.py PYTHON_WITH_ARCENGINE"
 
 
 def replay(game, episodes: list, where: str) -> None:

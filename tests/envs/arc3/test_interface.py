@@ -15,8 +15,7 @@ import gridax
 from gridax.envs import arc3
 from gridax.envs.arc3.games import GAMES
 from gridax.wrappers import AutoReset, EpisodeMetrics, GymnaxEnv
-
-from .record_traces import as_triples
+from tests.tools.record_traces import as_triples
 
 
 def actions_of(triples) -> arc3.Action:

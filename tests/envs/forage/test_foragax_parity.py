@@ -1,9 +1,9 @@
 """Step-by-step parity with pinned Foragax releases.
 
-Foragax records a trajectory (``foragax_trace.py``, run in a Python that has the release:
-this one, or the one an environment variable names). Every step, gridax starts from the
-exact world Foragax was in (objects, regrowth timers, agent, clock), takes the same
-action, and must reach the same position, collection, reward, ``info`` figures,
+Foragax records a trajectory (``tests/tools/foragax_trace.py``, run in a Python that has
+the release: this one, or the one an environment variable names). Every step, gridax
+starts from the exact world Foragax was in (objects, regrowth timers, agent, clock),
+takes the same action, and must reach the same position, collection, reward, ``info`` figures,
 observation and world, except the one thing the two draw differently: the regrowth delay
 of what was just collected (and, for random respawn, where it regrows). Then gridax is
 put back on Foragax's world, so the comparison runs the whole trajectory instead of
@@ -32,7 +32,7 @@ from gridax.envs import forage
 from gridax.envs.forage import kinds, reward
 from gridax.envs.forage.metrics import ContinualMetrics
 
-TRACER = Path(__file__).with_name("foragax_trace.py")
+TRACER = Path(__file__).parents[2] / "tools" / "foragax_trace.py"
 APERTURE = 5
 STEPS = 300
 # The releases and the ids each is compared on: 0.54.1 is the last release with most of

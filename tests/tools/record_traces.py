@@ -4,7 +4,7 @@ actions (seed 0), for a game with undo one that undoes past the bottom of a full
 and one that plays every level's solution, then acts on the won game and resets it,
 answered by the game's arcengine reference.
 
-    python tests/envs/arc3/record_traces.py PYTHON_WITH_ARCENGINE [GAME ...]
+    python tests/tools/record_traces.py PYTHON_WITH_ARCENGINE [GAME ...]
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import UNDO
 
 HERE = Path(__file__).parent
-REFERENCE = HERE / "arcengine" / "games.py"
-FIXTURES = HERE.parents[1] / "fixtures" / "arc3"
+REFERENCE = HERE.parent / "envs" / "arc3" / "arcengine" / "games.py"
+FIXTURES = HERE.parent / "fixtures" / "arc3"
 
 
 def as_triples(moves) -> list[list[int]]:
