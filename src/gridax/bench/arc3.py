@@ -37,12 +37,11 @@ def draw_actions(game: arc3.Game, num_steps: int, num_envs: int, seed: int = 1) 
     return arc3.Action(ids, xs, ys)
 
 
-def make_arc3_rollout(game: arc3.Game, num_steps: int, batch_step=arc3.batch_step):
-    """The scan of ``num_steps`` batched steps, frames consumed; ``batch_step`` (as
-    ``arc3.batch_step``) lets ``benchmarks/arc3_ab.py`` time an older version."""
+def make_arc3_rollout(game: arc3.Game, num_steps: int):
+    """The scan of ``num_steps`` batched steps, frames consumed."""
 
     def step(states, actions):
-        states, frames, info = batch_step(states, actions, game)
+        states, frames, info = arc3.batch_step(states, actions, game)
         return states, (frames, info["levels_completed"])  # ints, as the frames sum
 
     return make_scan_rollout(step, num_steps)
