@@ -44,7 +44,8 @@ def _leaves(tree, prefix: str) -> dict[str, np.ndarray]:
 
 def _make(env_id: str):
     if env_id == "ArcFolder-v0":
-        folder = Path(tempfile.mkdtemp())
+        folder = Path(tempfile.gettempdir()) / "gridax-snapshot-tasks"  # fixed: the header names it
+        folder.mkdir(exist_ok=True)
         tasks = arc.builtin_task_files("arc-agi-1", "training")
         for name in sorted(tasks)[:5]:
             (folder / f"{name}.json").write_text(json.dumps(tasks[name]))
@@ -124,12 +125,14 @@ def capture(directory: Path, prefixes: tuple[str, ...] = ("",)) -> None:
 
 def _checkpoint_parts(data: np.ndarray) -> tuple[dict, bytes]:
     """A checkpoint's header without the config (an ARC-AGI-3 config's repr held the
-    addresses of the game's functions) and its leaf bytes."""
+    addresses of the game's functions) or a temporary task folder, and its leaf bytes."""
     raw = data.tobytes()
     start = len(serialization.MAGIC) + 8
     size = int.from_bytes(raw[len(serialization.MAGIC) : start], "little")
     header = json.loads(raw[start : start + size])
     header.pop("config")
+    if tempfile.gettempdir() in str(header.get("task_source")):  # a capture's own folder
+        header.pop("task_source")
     return header, raw[start + size :]
 
 
