@@ -5,8 +5,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gridax.envs.arc import families
-from gridax.envs.arc.generators import FAMILIES, TaskParameters
+from gridax.envs.arc.tasks import families
+from gridax.envs.arc.tasks.families import TaskParameters
+from gridax.envs.arc.tasks.generators import FAMILIES
 from tests.envs.arc.test_generators import NUMPY_RULES, ONE_OBJECT
 
 GRID = np.array([[0, 0, 0, 0, 0], [0, 3, 3, 0, 0], [0, 3, 0, 0, 0], [0, 0, 0, 0, 0]], np.int8)

@@ -17,7 +17,6 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int, Key, UInt32
 
 from gridax.dispatch import Static, per_config
-from gridax.envs.arc import augmentation as augment
 from gridax.envs.arc import checks
 from gridax.envs.arc import operations as ops
 from gridax.envs.arc.actions import ACTION_TYPES, AbstractAction
@@ -26,13 +25,9 @@ from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import empty_history, record_action
 from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
-from gridax.envs.arc.tasks import (
-    TaskSource,
-    augment_context,
-    episode_context,
-    task_max_offset,
-    uniform_index,
-)
+from gridax.envs.arc.tasks import augmentation as augment
+from gridax.envs.arc.tasks.bank import TaskSource, uniform_index
+from gridax.envs.arc.tasks.context import augment_context, episode_context
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.fields import assemble
 from gridax.prng import check_batch_keys, key_data, require_array, split_uniform
@@ -117,7 +112,7 @@ def _reset(
 def _draw_augmentation(key, bank, task, config: ArcConfig) -> augment.Augmentation:
     stream = jax.random.fold_in(jax.random.wrap_key_data(key), 0x61756776)  # "augv"
     _, uniforms = split_uniform(jax.random.key_data(stream), 0, augment.DRAWS)
-    offset_limit = task_max_offset(bank, task) if config.augment_translate else 0
+    offset_limit = augment.task_max_offset(bank, task) if config.augment_translate else 0
     return augment.draw(uniforms, config.augment_all_colours, offset_limit)
 
 
@@ -309,7 +304,7 @@ def reset(key, config: ArcConfig, tasks: TaskSource, task_index=None, pair_index
     Samples a task and a pair (a demonstration pair in ``"train"`` mode, a test pair in
     ``"eval"`` mode) from ``key`` unless ``task_index``/``pair_index`` are given. A pair
     index past the task's pair count is clipped to its last pair. With a
-    :class:`~gridax.envs.arc.generators.Generator` as ``tasks``, the task is generated
+    :class:`~gridax.envs.arc.Generator` as ``tasks``, the task is generated
     from a seed drawn from ``key`` (or ``task_index``, the seed), recorded as the
     state's ``task_index``.
     """

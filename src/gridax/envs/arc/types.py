@@ -14,7 +14,7 @@ from gridax.fields import as_dtype
 
 
 class Augmentation(eqx.Module):
-    """How an episode's task was augmented (:mod:`~gridax.envs.arc.augmentation` draws,
+    """How an episode's task was augmented (:mod:`~gridax.envs.arc.tasks.augmentation` draws,
     applies and inverts it); a batch has a leading axis."""
 
     transform: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))

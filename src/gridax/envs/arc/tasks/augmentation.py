@@ -30,6 +30,7 @@ from gridax.envs.arc.grid import (
     live_mask,
     rotate,
 )
+from gridax.envs.arc.tasks.bank import TaskBank
 from gridax.envs.arc.types import Augmentation
 
 NUM_TRANSFORMS = 8
@@ -107,3 +108,14 @@ def max_offset(shapes: Int32[Array, "n 2"], mask) -> Int32[Array, ""]:
     the canvas, whichever way the dihedral transform turns them."""
     largest = jnp.max(jnp.where(mask[:, None], shapes, 0))
     return (GRID_SIZE - largest).astype(jnp.int32)
+
+
+def task_max_offset(bank: TaskBank, task) -> Int32[Array, ""]:
+    """The largest translation that keeps every grid of task ``task`` in the canvas."""
+    limits = []
+    for part in ("train", "test"):
+        pairs = bank.pairs(part)
+        real = jnp.arange(pairs.inputs.shape[1]) < pairs.count[task]
+        for shapes in (pairs.input_shapes[task], pairs.output_shapes[task]):
+            limits.append(max_offset(shapes, real))
+    return jnp.min(jnp.stack(limits))

@@ -4,7 +4,7 @@ Each test input is played ``attempts`` times (ARC Prize allows 2), each attempt 
 episode in ``"eval"`` mode with its own key; an attempt's answer is the working grid
 when its episode ends (a submit, or the step limit). The episodes run batched, a
 ``lax.scan`` of ``batch_step`` per batch, and the answers are scored by
-:func:`gridax.envs.arc.scoring.score_attempts`.
+:func:`gridax.envs.arc.tools.scoring.score_attempts`.
 
 A policy maps one env's observation and a PRNG key to one action of the config's
 format; ``evaluate`` vmaps it. It may be an ``eqx.Module`` holding arrays (they are
@@ -26,15 +26,22 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int8, Int32
 
-from gridax.envs.arc import augmentation as augment
 from gridax.envs.arc import render
 from gridax.envs.arc.config import ArcConfig
-from gridax.envs.arc.demonstrations import LENGTH, paint_target
 from gridax.envs.arc.env import batch_reset, batch_step, observe
 from gridax.envs.arc.operations import NUM_OPERATIONS
-from gridax.envs.arc.policies import random_actions
-from gridax.envs.arc.scoring import Grid, Score, score_attempts, score_submission, to_submission
-from gridax.envs.arc.tasks import BUILTIN_SOURCES, TaskBank, load_tasks
+from gridax.envs.arc.tasks import augmentation as augment
+from gridax.envs.arc.tasks.bank import TaskBank
+from gridax.envs.arc.tasks.loading import BUILTIN_SOURCES, load_tasks
+from gridax.envs.arc.tools.demonstrations import LENGTH, paint_target
+from gridax.envs.arc.tools.policies import random_actions
+from gridax.envs.arc.tools.scoring import (
+    Grid,
+    Score,
+    score_attempts,
+    score_submission,
+    to_submission,
+)
 from gridax.envs.arc.types import ArcObservation
 from gridax.validation import require_int, require_type
 

@@ -1,7 +1,7 @@
 """The generated task families, one record each: the rule that turns an input into its
 output, how the family's inputs are drawn, and its natural demonstration (the few
-operations that solve it). :mod:`~gridax.envs.arc.generators` draws the inputs,
-:mod:`~gridax.envs.arc.demonstrations` replays the demonstrations; a new family is one
+operations that solve it). :mod:`~gridax.envs.arc.tasks.generators` draws the inputs,
+:mod:`~gridax.envs.arc.tools.demonstrations` replays the demonstrations; a new family is one
 more record here (and its NumPy rule in the tests).
 
 Rules map ``(grid, shape, parameters)`` to the output ``(grid, shape)`` on the 30x30
@@ -33,7 +33,7 @@ Step = tuple[int | Int32[Array, ""], Bool[Array, "30 30"]]  # (operation, select
 
 class TaskParameters(NamedTuple):
     """What a task's pairs share; drawn once per task from its seed (by
-    :meth:`~gridax.envs.arc.generators.Generator.parameters`)."""
+    :meth:`~gridax.envs.arc.Generator.parameters`)."""
 
     family: Int32[Array, ""]  # index into generators.FAMILIES, the names of FAMILIES below
     palette: Int32[Array, " 9"]  # a permutation of colours 1-9; objects use the first few

@@ -47,10 +47,10 @@ import numpy as np
 from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
 
 from gridax import prng
-from gridax.envs.arc.families import FAMILIES as FAMILY_RECORDS
-from gridax.envs.arc.families import MAX_DISTANCE, MOVES, TaskParameters
 from gridax.envs.arc.grid import GRID_SIZE, canvas_box, canvas_coordinates
-from gridax.envs.arc.tasks import TaskBank, TaskSource
+from gridax.envs.arc.tasks.bank import TaskBank, TaskSource
+from gridax.envs.arc.tasks.families import FAMILIES as FAMILY_RECORDS
+from gridax.envs.arc.tasks.families import MAX_DISTANCE, MOVES, TaskParameters
 from gridax.validation import require_int
 
 FAMILIES = tuple(FAMILY_RECORDS)  # the family names, in the order task parameters number them

@@ -1,0 +1,53 @@
+"""An episode's demonstration context (``ArcConfig(context=True)``): the task's
+demonstration pairs shown beside the episode, in the episode's augmented frame."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from gridax.envs.arc.tasks import augmentation as augment
+from gridax.envs.arc.tasks.bank import TaskBank
+from gridax.envs.arc.types import Augmentation, Context
+
+
+def episode_context(bank: TaskBank, task, pair, part: str) -> Context:
+    """Task ``task``'s demonstration pairs as an episode's context: all of them, except in
+    ``"train"`` part the episode's own pair ``pair``, masked out and zeroed (its output is
+    the answer)."""
+    train = bank.pairs("train")
+    slots = jnp.arange(train.inputs.shape[1])
+    mask = slots < train.count[task]
+    if part == "train":
+        mask = mask & (slots != pair)
+
+    def masked(x):
+        return jnp.where(
+            mask.reshape((-1,) + (1,) * (x.ndim - 2)), x[task], jnp.zeros_like(x[task])
+        )
+
+    return Context(
+        inputs=masked(train.inputs),
+        outputs=masked(train.outputs),
+        input_shapes=masked(train.input_shapes),
+        output_shapes=masked(train.output_shapes),
+        mask=mask,
+    )
+
+
+def augment_context(context: Context, augmentation: Augmentation) -> Context:
+    """The context's pairs in the augmented frame; empty slots stay empty."""
+
+    def one(grid, shape):
+        return augment.apply(grid, shape, augmentation)
+
+    inputs, input_shapes = jax.vmap(one)(context.inputs, context.input_shapes)
+    outputs, output_shapes = jax.vmap(one)(context.outputs, context.output_shapes)
+    keep = context.mask[:, None, None]
+    return Context(
+        inputs=jnp.where(keep, inputs, 0),
+        outputs=jnp.where(keep, outputs, 0),
+        input_shapes=jnp.where(context.mask[:, None], input_shapes, 0),
+        output_shapes=jnp.where(context.mask[:, None], output_shapes, 0),
+        mask=context.mask,
+    )
