@@ -30,7 +30,12 @@ from gridax.envs.arc.tasks import augmentation, generators
 from gridax.envs.arc.tasks.augmentation import invert
 from gridax.envs.arc.tasks.bank import TaskBank, TaskPairs, TaskSource
 from gridax.envs.arc.tasks.generators import Generator
-from gridax.envs.arc.tasks.loading import builtin_task_files, load_tasks, tasks_from_dict
+from gridax.envs.arc.tasks.loading import (
+    BUILTIN_SOURCES,
+    builtin_task_files,
+    load_tasks,
+    tasks_from_dict,
+)
 from gridax.envs.arc.tools import demonstrations, evaluation, scoring
 from gridax.envs.arc.tools.evaluation import Evaluation, Oracle, evaluate, random_policy
 from gridax.envs.arc.tools.policies import (
@@ -50,6 +55,7 @@ from gridax.envs.arc.types import (
 
 __all__ = [
     "ACTION_TYPES",
+    "BUILTIN_SOURCES",
     "GRID_SHAPE",
     "GRID_SIZE",
     "NUM_COLOURS",
