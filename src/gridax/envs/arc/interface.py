@@ -33,6 +33,7 @@ from gridax.envs.arc.tasks import generators
 from gridax.envs.arc.tasks.bank import TaskBank, TaskSource
 from gridax.envs.arc.tasks.context import augment_context, episode_context
 from gridax.envs.arc.tasks.loading import load_tasks
+from gridax.envs.arc.termination import episode_ends
 from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
 from gridax.interface import Env
 from gridax.validation import close_matches, require_type
@@ -98,10 +99,10 @@ class ArcEnv(Env):
         return functional.observe(state, self.config)
 
     def terminated(self, state):
-        return state.terminated  # submitted
+        return episode_ends(state, self.config).terminated
 
     def truncated(self, state):
-        return (state.step_count >= self.config.max_episode_steps) & ~state.terminated
+        return episode_ends(state, self.config).truncated
 
     def episode_metrics(self, info, length):
         solved = info["success"]
