@@ -26,7 +26,7 @@ from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
 from gridax.envs.arc.tasks import augmentation as augment
 from gridax.envs.arc.tasks.bank import TaskSource, uniform_index
-from gridax.envs.arc.tasks.context import augment_context, episode_context
+from gridax.envs.arc.tasks.context import episode_task_data
 from gridax.envs.arc.termination import episode_ends
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.fields import assemble
@@ -65,33 +65,28 @@ def _reset(
     keys, (task_draw, pair_draw) = split_uniform(key_data(key), 1 + tasks.extra_keys, 2)
     next_key = keys[0]
     bank, task, recorded_task = tasks.episode_task(keys[1:], task_draw, task_index)
-    pairs = bank.pairs(config.part)
-    count = pairs.count[task]
+    count = bank.pairs(config.part).count[task]
     if pair_index is None:
         pair = uniform_index(pair_draw, count)
     else:
         pair = jnp.clip(pair_index, 0, count - 1).astype(jnp.int32)
-
-    input_grid, input_shape = pairs.inputs[task, pair], pairs.input_shapes[task, pair]
-    target_grid, target_shape = pairs.outputs[task, pair], pairs.output_shapes[task, pair]
-    context = episode_context(bank, task, pair, config.part) if config.context else None
     augmentation = None
-    if config.augment:  # every grid of the task alike, from a stream of its own
+    if config.augment:  # from a stream of its own
         augmentation = _draw_augmentation(key_data(key), bank, task, config)
-        input_grid, input_shape = augment.apply(input_grid, input_shape, augmentation)
-        target_grid, target_shape = augment.apply(target_grid, target_shape, augmentation)
-        if context is not None:
-            context = augment_context(context, augmentation)
+    episode = episode_task_data(bank, task, pair, config.part, config.context, augmentation)
+    input_grid, input_shape = episode.input_grid, episode.input_shape
     empty_start = config.initial_grid == "empty"
     working_grid = jnp.zeros_like(input_grid) if empty_start else input_grid
-    start_similarity, _ = similarity(working_grid, input_shape, target_grid, target_shape)
+    start_similarity, _ = similarity(
+        working_grid, input_shape, episode.target_grid, episode.target_shape
+    )
     state = ArcState(
         working_grid=working_grid,
         working_shape=input_shape,
         input_grid=input_grid,
         input_shape=input_shape,
-        target_grid=target_grid,
-        target_shape=target_shape,
+        target_grid=episode.target_grid,
+        target_shape=episode.target_shape,
         clipboard=jnp.zeros_like(input_grid),
         clipboard_mask=jnp.zeros(input_grid.shape, dtype=bool),
         clipboard_origin=jnp.zeros(2, dtype=jnp.int32),
@@ -103,7 +98,7 @@ def _reset(
         success=False,
         key=next_key,
         history=empty_history(ACTION_TYPES[config.selection_format], config.history_size),
-        context=context,
+        context=episode.context,
         augmentation=augmentation,
     )
     return state, observe(state)

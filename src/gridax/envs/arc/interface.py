@@ -28,10 +28,9 @@ from gridax.envs.arc.actions import ACTION_TYPES, PointAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.grid import GRID_SHAPE
 from gridax.envs.arc.operations import NUM_OPERATIONS
-from gridax.envs.arc.tasks import augmentation as augment
 from gridax.envs.arc.tasks import generators
 from gridax.envs.arc.tasks.bank import TaskBank, TaskSource
-from gridax.envs.arc.tasks.context import augment_context, episode_context
+from gridax.envs.arc.tasks.context import episode_task_data
 from gridax.envs.arc.tasks.loading import load_tasks
 from gridax.envs.arc.termination import episode_ends
 from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
@@ -127,39 +126,26 @@ class ArcEnv(Env):
         return eqx.tree_at(lambda s: s.context, saved, jax.tree.map(lambda _: False, state.context))
 
     def restore_task_data(self, state: ArcState, params=None) -> ArcState:
-        """Copies the episode's grids back from the task source (a generator regenerates
-        the tasks from the states' seeds), as ``reset`` did."""
+        """Copies the episode's task data back from the task source (a generator
+        regenerates the tasks from the states' seeds), as ``reset`` made it."""
         bank, rows = self._tasks(params).tasks_of(state.task_index)
-        pairs = bank.pairs(self.config.part)
-        fields = ("inputs", "input_shapes", "outputs", "output_shapes")
-        values = [getattr(pairs, f)[rows, state.pair_index] for f in fields]
-        state = eqx.tree_at(lambda s: [getattr(s, f) for f in TASK_FIELDS], state, values)
-        if state.context is None and state.augmentation is None:
-            return state
+        with_context = state.context is not None
+
+        def restore(state: ArcState, row) -> ArcState:
+            episode = episode_task_data(
+                bank, row, state.pair_index, self.config.part, with_context, state.augmentation
+            )
+            fields = TASK_FIELDS + ("context",) * with_context
+            return eqx.tree_at(
+                lambda s: [getattr(s, f) for f in fields],
+                state,
+                [getattr(episode, f) for f in fields],
+            )
+
         batch = rows.shape
         flat = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[len(batch) :]), state)
-        flat = jax.vmap(lambda s, t: self._rebuild(s, bank, t))(flat, jnp.ravel(rows))
+        flat = jax.vmap(restore)(flat, jnp.ravel(rows))
         return jax.tree.map(lambda x: x.reshape(batch + x.shape[1:]), flat)
-
-    def _rebuild(self, state: ArcState, bank: TaskBank, row) -> ArcState:
-        """One env's context and augmented task data, from its bank row, as reset made
-        them (the episode's grids are the bank's when this is called)."""
-        if state.context is not None:
-            context = episode_context(bank, row, state.pair_index, self.config.part)
-            state = eqx.tree_at(lambda s: s.context, state, context)
-        if state.augmentation is None:
-            return state
-        aug = state.augmentation
-        grids = [
-            augment.apply(state.input_grid, state.input_shape, aug),
-            augment.apply(state.target_grid, state.target_shape, aug),
-        ]
-        state = eqx.tree_at(
-            lambda s: [getattr(s, f) for f in TASK_FIELDS], state, [*grids[0], *grids[1]]
-        )
-        if state.context is not None:
-            state = eqx.tree_at(lambda s: s.context, state, augment_context(state.context, aug))
-        return state
 
     def params_identity(self, params=None) -> dict:
         source, num_tasks, digest = self._tasks(params).identity()
