@@ -1,5 +1,5 @@
 """The ``gridax`` command line: it parses and dispatches; the work is in
-:mod:`gridax.bench.run` and :mod:`gridax.demo`."""
+:mod:`gridax.bench.run`, :mod:`gridax.demo` and :mod:`gridax.evaluate`."""
 
 from __future__ import annotations
 
@@ -59,17 +59,17 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from gridax.envs.arc import evaluation
+    from gridax import evaluate
 
-    return evaluation.evaluate_command(
+    return evaluate.evaluate_command(
         args.tasks, args.policy, args.out, args.format, args.max_steps, args.attempts, args.seed
     )
 
 
 def _score(args: argparse.Namespace) -> int:
-    from gridax.envs.arc import evaluation
+    from gridax import evaluate
 
-    return evaluation.score_command(args.submission, args.tasks)
+    return evaluate.score_command(args.submission, args.tasks)
 
 
 def main(argv: list[str] | None = None) -> int:

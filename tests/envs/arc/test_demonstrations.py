@@ -9,7 +9,7 @@ import pytest
 from gridax.actions import MaskAction
 from gridax.envs import arc
 from gridax.envs.arc import demonstrations as demos
-from gridax.envs.arc.generators import FAMILIES, MIXTURE, Generator
+from gridax.envs.arc.tasks.generators import FAMILIES, MIXTURE, Generator
 
 MASK = {"selection_format": "mask", "max_episode_steps": demos.LENGTH}
 

@@ -8,7 +8,7 @@ import pytest
 
 from gridax import cli
 from gridax.envs import arc
-from gridax.envs.arc.scoring import parse_submission, score_attempts, to_submission
+from gridax.envs.arc.tools.scoring import parse_submission, score_attempts, to_submission
 
 
 @pytest.mark.parametrize("source", ["arc-agi-1", "arc-agi-2"])

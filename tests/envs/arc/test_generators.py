@@ -10,7 +10,7 @@ import pytest
 
 import gridax
 from gridax.envs import arc
-from gridax.envs.arc.generators import FAMILIES, MIXTURE, Generator
+from gridax.envs.arc.tasks.generators import FAMILIES, MIXTURE, Generator
 from gridax.serialization import load_state, save_state
 
 SEEDS = np.arange(24) * 7919 + 11  # 24 tasks per family

@@ -7,7 +7,7 @@ import pytest
 
 from gridax import cli
 from gridax.envs import arc
-from gridax.envs.arc.scoring import parse_submission, score_attempts, score_submission
+from gridax.envs.arc.tools.scoring import parse_submission, score_attempts, score_submission
 
 TASKS = {
     "one": {

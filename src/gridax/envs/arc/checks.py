@@ -10,7 +10,7 @@ import numpy as np
 
 from gridax.envs.arc.actions import ACTION_TYPES, AbstractAction
 from gridax.envs.arc.config import ArcConfig
-from gridax.envs.arc.tasks import TaskSource
+from gridax.envs.arc.tasks.bank import TaskSource
 from gridax.envs.arc.types import ArcState
 from gridax.validation import require_batch_shape, require_type
 

@@ -17,22 +17,17 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int, Key, UInt32
 
 from gridax.dispatch import Static, per_config
-from gridax.envs.arc import augmentation as augment
-from gridax.envs.arc import checks
+from gridax.envs.arc import checks, legality
 from gridax.envs.arc import operations as ops
 from gridax.envs.arc.actions import ACTION_TYPES, AbstractAction
 from gridax.envs.arc.config import ArcConfig
-from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import empty_history, record_action
 from gridax.envs.arc.reward import reward as compute_reward
 from gridax.envs.arc.reward import similarity
-from gridax.envs.arc.tasks import (
-    TaskSource,
-    augment_context,
-    episode_context,
-    task_max_offset,
-    uniform_index,
-)
+from gridax.envs.arc.tasks import augmentation as augment
+from gridax.envs.arc.tasks.bank import TaskSource, uniform_index
+from gridax.envs.arc.tasks.context import episode_task_data
+from gridax.envs.arc.termination import episode_ends
 from gridax.envs.arc.types import ArcObservation, ArcState
 from gridax.fields import assemble
 from gridax.prng import check_batch_keys, key_data, require_array, split_uniform
@@ -70,33 +65,28 @@ def _reset(
     keys, (task_draw, pair_draw) = split_uniform(key_data(key), 1 + tasks.extra_keys, 2)
     next_key = keys[0]
     bank, task, recorded_task = tasks.episode_task(keys[1:], task_draw, task_index)
-    pairs = bank.pairs(config.part)
-    count = pairs.count[task]
+    count = bank.pairs(config.part).count[task]
     if pair_index is None:
         pair = uniform_index(pair_draw, count)
     else:
         pair = jnp.clip(pair_index, 0, count - 1).astype(jnp.int32)
-
-    input_grid, input_shape = pairs.inputs[task, pair], pairs.input_shapes[task, pair]
-    target_grid, target_shape = pairs.outputs[task, pair], pairs.output_shapes[task, pair]
-    context = episode_context(bank, task, pair, config.part) if config.context else None
     augmentation = None
-    if config.augment:  # every grid of the task alike, from a stream of its own
+    if config.augment:  # from a stream of its own
         augmentation = _draw_augmentation(key_data(key), bank, task, config)
-        input_grid, input_shape = augment.apply(input_grid, input_shape, augmentation)
-        target_grid, target_shape = augment.apply(target_grid, target_shape, augmentation)
-        if context is not None:
-            context = augment_context(context, augmentation)
+    episode = episode_task_data(bank, task, pair, config.part, config.context, augmentation)
+    input_grid, input_shape = episode.input_grid, episode.input_shape
     empty_start = config.initial_grid == "empty"
     working_grid = jnp.zeros_like(input_grid) if empty_start else input_grid
-    start_similarity, _ = similarity(working_grid, input_shape, target_grid, target_shape)
+    start_similarity, _ = similarity(
+        working_grid, input_shape, episode.target_grid, episode.target_shape
+    )
     state = ArcState(
         working_grid=working_grid,
         working_shape=input_shape,
         input_grid=input_grid,
         input_shape=input_shape,
-        target_grid=target_grid,
-        target_shape=target_shape,
+        target_grid=episode.target_grid,
+        target_shape=episode.target_shape,
         clipboard=jnp.zeros_like(input_grid),
         clipboard_mask=jnp.zeros(input_grid.shape, dtype=bool),
         clipboard_origin=jnp.zeros(2, dtype=jnp.int32),
@@ -108,7 +98,7 @@ def _reset(
         success=False,
         key=next_key,
         history=empty_history(ACTION_TYPES[config.selection_format], config.history_size),
-        context=context,
+        context=episode.context,
         augmentation=augmentation,
     )
     return state, observe(state)
@@ -117,19 +107,37 @@ def _reset(
 def _draw_augmentation(key, bank, task, config: ArcConfig) -> augment.Augmentation:
     stream = jax.random.fold_in(jax.random.wrap_key_data(key), 0x61756776)  # "augv"
     _, uniforms = split_uniform(jax.random.key_data(stream), 0, augment.DRAWS)
-    offset_limit = task_max_offset(bank, task) if config.augment_translate else 0
+    offset_limit = augment.task_max_offset(bank, task) if config.augment_translate else 0
     return augment.draw(uniforms, config.augment_all_colours, offset_limit)
 
 
-def _strict_checks(reward: Float32[Array, ""], checks) -> Float32[Array, ""]:
-    """Raises (or poisons the reward, per ``EQX_ON_ERROR``) when any check fails.
+def _selection(state: ArcState, action: AbstractAction, config: ArcConfig) -> ops.Selection:
+    canvas = action.to_selection_mask(config.grid_shape)
+    return ops.Selection(canvas=canvas, live=canvas & state.working_mask)
 
-    The checks hang off the reward so that ``EQX_ON_ERROR=nan`` gives a NaN reward for
-    the offending step while the state stays a clean no-op.
-    """
-    for failed, message in checks:
-        reward = eqx.error_if(reward, failed, message)
-    return reward
+
+def _apply(state: ArcState, operation, selection: ops.Selection) -> ops.Workspace:
+    """The state's grid and clipboard after ``operation``."""
+    workspace = ops.Workspace(
+        grid=state.working_grid,
+        shape=state.working_shape,
+        clipboard=state.clipboard,
+        clipboard_mask=state.clipboard_mask,
+        clipboard_origin=state.clipboard_origin,
+    )
+    return ops.apply_operation(
+        operation,
+        selection,
+        workspace,
+        input_grid=state.input_grid,
+        input_shape=state.input_shape,
+    )
+
+
+def _replace(state: ArcState, **fields) -> ArcState:
+    """``state`` with the named fields replaced."""
+    names, values = list(fields), list(fields.values())
+    return eqx.tree_at(lambda s: [getattr(s, name) for name in names], state, values)
 
 
 def _advance(
@@ -138,89 +146,41 @@ def _advance(
     """One environment, one action: the next state, the reward, done and the parts of
     ``info`` that the state does not hold (see :func:`step`)."""
     # A finished episode is absorbing: its action becomes a no-op, the reward is zero.
-    was_done = state.terminated | (state.step_count >= config.max_episode_steps)
-    live = ~was_done
+    finished = episode_ends(state, config).done
+    running = ~finished
     with jax.named_scope("selection"):
-        canvas_selection = action.to_selection_mask(config.grid_shape)
-        selection = canvas_selection & state.working_mask
-    operation = action.operation
-    out_of_range = live & ((operation < 0) | (operation >= ops.NUM_OPERATIONS))
-    off_canvas = live & ~action.within_canvas(config.grid_shape) & ~ops.ignores_selection(operation)
-    no_live_cell = live & ops.needs_live_selection(operation) & ~jnp.any(selection)
-    empty_resize = live & (operation == ops.RESIZE) & ~jnp.any(canvas_selection)
-    invalid = out_of_range | off_canvas | no_live_cell | empty_resize
-    operation = jnp.where(invalid | was_done, ops.NO_OP, operation)
-
+        selection = _selection(state, action, config)
+    found = legality.violations(action, selection, running, config.grid_shape)
+    invalid = found.any()
+    operation = jnp.where(invalid | finished, ops.NO_OP, action.operation)
     with jax.named_scope("operations"):
-        edit = ops.apply_operation(
-            operation,
-            selection,
-            canvas_selection,
-            state.working_grid,
-            state.working_shape,
-            state.input_grid,
-            state.input_shape,
-            state.clipboard,
-            state.clipboard_mask,
-            state.clipboard_origin,
-        )
+        edit = _apply(state, operation, selection)
     with jax.named_scope("reward"):
         new_similarity, exact = similarity(
             edit.grid, edit.shape, state.target_grid, state.target_shape
         )
         submitted = operation == ops.SUBMIT
         reward = compute_reward(config, state.similarity, new_similarity, submitted, exact, invalid)
-        reward = jnp.where(was_done, jnp.float32(0.0), reward)
+        reward = jnp.where(finished, jnp.float32(0.0), reward)
     if config.strict:
-        reward = _strict_checks(
-            reward,
-            [
-                (out_of_range, "invalid action: operation id outside 0-34"),
-                (off_canvas, "invalid action: coordinates outside the 30x30 canvas"),
-                (no_live_cell, "invalid action: the selection has no cell on the live grid"),
-                (empty_resize, "invalid action: resize needs a non-empty selection"),
-                (
-                    jnp.any((edit.grid < 0) | (edit.grid > 9)),
-                    "invariant broken: colour outside 0-9",
-                ),
-                (
-                    jnp.any((edit.grid != 0) & ~live_mask(edit.shape)),
-                    "invariant broken: nonzero cell outside the live grid",
-                ),
-            ],
-        )
+        reward = legality.strict_checks(reward, found, edit)
     with jax.named_scope("history"):
-        history = record_action(state.history, state.step_count, action, invalid, write=live)
-    next_state = eqx.tree_at(
-        lambda s: (
-            s.working_grid,
-            s.working_shape,
-            s.clipboard,
-            s.clipboard_mask,
-            s.clipboard_origin,
-            s.step_count,
-            s.similarity,
-            s.terminated,
-            s.success,
-            s.history,
-        ),
+        history = record_action(state.history, state.step_count, action, invalid, write=running)
+    next_state = _replace(
         state,
-        (
-            edit.grid,
-            edit.shape,
-            edit.clipboard,
-            edit.clipboard_mask,
-            edit.clipboard_origin,
-            state.step_count + live.astype(jnp.int32),
-            new_similarity,
-            state.terminated | submitted,
-            state.success | (submitted & exact),
-            history,
-        ),
+        working_grid=edit.grid,
+        working_shape=edit.shape,
+        clipboard=edit.clipboard,
+        clipboard_mask=edit.clipboard_mask,
+        clipboard_origin=edit.clipboard_origin,
+        step_count=state.step_count + running.astype(jnp.int32),
+        similarity=new_similarity,
+        terminated=state.terminated | submitted,
+        success=state.success | (submitted & exact),
+        history=history,
     )
-    truncated = (next_state.step_count >= config.max_episode_steps) & ~next_state.terminated
-    done = next_state.terminated | truncated
-    return next_state, reward, done, {"truncated": truncated, "invalid_action": invalid}
+    ends = episode_ends(next_state, config)
+    return next_state, reward, ends.done, {"truncated": ends.truncated, "invalid_action": invalid}
 
 
 def _outputs(state: ArcState, reward, done, own_info: Info):
@@ -309,7 +269,7 @@ def reset(key, config: ArcConfig, tasks: TaskSource, task_index=None, pair_index
     Samples a task and a pair (a demonstration pair in ``"train"`` mode, a test pair in
     ``"eval"`` mode) from ``key`` unless ``task_index``/``pair_index`` are given. A pair
     index past the task's pair count is clipped to its last pair. With a
-    :class:`~gridax.envs.arc.generators.Generator` as ``tasks``, the task is generated
+    :class:`~gridax.envs.arc.Generator` as ``tasks``, the task is generated
     from a seed drawn from ``key`` (or ``task_index``, the seed), recorded as the
     state's ``task_index``.
     """

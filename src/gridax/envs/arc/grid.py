@@ -1,14 +1,16 @@
 """ARC's canvas: padded grids and their helpers.
 
 Every ARC grid lives on a fixed ``GRID_SIZE x GRID_SIZE`` canvas with its live
-height and width stored beside it; cells outside the live rectangle are zero.
+height and width stored beside it; cells outside the live rectangle are zero. The
+whole-grid transforms (flips, a quarter turn) are here because both generated tasks and
+augmentation use them.
 """
 
 from __future__ import annotations
 
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Int, UInt32
+from jaxtyping import Array, Bool, Int, Int8, Int32, UInt32
 
 from gridax.geometry import box_mask, coordinates
 
@@ -55,3 +57,29 @@ def unpack_rows(
     """Inverse of :func:`pack_rows`."""
     weights = _BIT_WEIGHTS[:width].reshape((1,) * bits.ndim + (width,))
     return (bits[..., None] & weights) != 0
+
+
+def gather(grid, source_rows, source_cols, keep) -> Int8[Array, "30 30"]:
+    """``grid[source_rows, source_cols]`` where ``keep`` (clipped to the canvas), else 0."""
+    rows = jnp.clip(source_rows, 0, GRID_SIZE - 1)
+    cols = jnp.clip(source_cols, 0, GRID_SIZE - 1)
+    return jnp.where(keep, grid[rows, cols], jnp.int8(0))
+
+
+def flip_horizontal(grid, shape) -> tuple[Int8[Array, "30 30"], Int32[Array, " 2"]]:
+    """The live grid mirrored left-right."""
+    rows, cols = canvas_coordinates()
+    return gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
+
+
+def flip_vertical(grid, shape) -> tuple[Int8[Array, "30 30"], Int32[Array, " 2"]]:
+    """The live grid mirrored top-bottom."""
+    rows, cols = canvas_coordinates()
+    return gather(grid, shape[0] - 1 - rows, cols, live_mask(shape)), shape
+
+
+def rotate(grid, shape) -> tuple[Int8[Array, "30 30"], Int32[Array, " 2"]]:
+    """The live grid turned clockwise: the cell at ``(i, j)`` goes to ``(j, h - 1 - i)``."""
+    rows, cols = canvas_coordinates()
+    rotated_shape = shape[::-1]
+    return gather(grid, shape[0] - 1 - cols, rows, live_mask(rotated_shape)), rotated_shape

@@ -103,8 +103,16 @@ class Bounds(NamedTuple):
     right: Int32[Array, ""]
 
 
-class GridEdit(NamedTuple):
-    """The parts of the state an operation may change."""
+class Selection(NamedTuple):
+    """An action's selected cells: anywhere on the canvas (what resize reads) and on the
+    live grid (what every other operation reads)."""
+
+    canvas: Bool[Array, "30 30"]
+    live: Bool[Array, "30 30"]
+
+
+class Workspace(NamedTuple):
+    """The parts of the state an operation reads and may change."""
 
     grid: Int8[Array, "30 30"]
     shape: Int32[Array, 2]
@@ -309,8 +317,9 @@ def transform_cells(
 transform_cells.def_vmap(whole_batch_rule(transform_cells))
 
 
-class Family(NamedTuple):
-    """What an operation does, decoded once per env."""
+class OperationFlags(NamedTuple):
+    """What an operation does (which family it belongs to, its colour), decoded once per
+    env."""
 
     paints_selection: Bool[Array, ""]  # fill, clear, cut write `colour` into the selection
     flood: Bool[Array, ""]
@@ -322,9 +331,9 @@ class Family(NamedTuple):
     stores: Bool[Array, ""]  # copy, cut fill the clipboard
 
 
-def decode(operation: Int[Array, ""]) -> Family:
-    """The family flags of an operation id (0-34 or ``NO_OP``)."""
-    return Family(
+def decode(operation: Int[Array, ""]) -> OperationFlags:
+    """The flags of an operation id (0-34 or ``NO_OP``)."""
+    return OperationFlags(
         paints_selection=(operation < FLOOD_FILL) | (operation == CLEAR) | (operation == CUT),
         flood=(operation >= FLOOD_FILL) & (operation < MOVE_UP),
         colour=jnp.where(operation < MOVE_UP, operation % 10, 0).astype(jnp.int8),
@@ -338,63 +347,56 @@ def decode(operation: Int[Array, ""]) -> Family:
 
 def apply_operation(
     operation: Int[Array, ""],
-    selection: Bool[Array, "30 30"],
-    resize_selection: Bool[Array, "30 30"],
-    grid: Int8[Array, "30 30"],
-    shape: Int32[Array, 2],
+    selection: Selection,
+    workspace: Workspace,
+    *,
     input_grid: Int8[Array, "30 30"],
     input_shape: Int32[Array, 2],
-    clipboard: Int8[Array, "30 30"],
-    clipboard_mask: Bool[Array, "30 30"],
-    clipboard_origin: Int32[Array, 2],
-) -> GridEdit:
-    """Applies a valid operation (or :data:`NO_OP`).
-
-    Args:
-        operation: 0-34, or ``NO_OP``.
-        selection: the action's selection intersected with the live grid.
-        resize_selection: the action's selection anywhere on the canvas (resize only).
-    """
-    family = decode(operation)
+) -> Workspace:
+    """The workspace after a valid operation (0-34) or :data:`NO_OP`; copy-input reads
+    the episode's input."""
+    flags = decode(operation)
+    grid, shape, clipboard, clipboard_mask, clipboard_origin = workspace
+    selected = selection.live  # every operation but resize reads the live cells
     live = live_mask(shape)
-    bounds = selection_bounds(selection)
+    bounds = selection_bounds(selected)
 
     with jax.named_scope("paint"):  # fill, flood fill, clear, cut
         with jax.named_scope("flood_fill"):
-            flooded = flood_fill_region(grid, selection & family.flood, live)
-        painted = (selection & family.paints_selection) | flooded
-        new_grid = jnp.where(painted, family.colour, grid)
+            flooded = flood_fill_region(grid, selected & flags.flood, live)
+        painted = (selected & flags.paints_selection) | flooded
+        new_grid = jnp.where(painted, flags.colour, grid)
 
     with jax.named_scope("transform"):  # move, rotate, flip read the grid; paste the clipboard
         absent = jnp.int8(-1)
         source = jnp.where(
-            family.pastes,
+            flags.pastes,
             jnp.where(clipboard_mask, clipboard, absent),
-            jnp.where(selection, grid, absent),
+            jnp.where(selected, grid, absent),
         )
         row_map, col_map, rotates = source_maps(operation, bounds, clipboard_origin)
         moved = transform_cells(
-            source, family.moves_selection | family.pastes, rotates, row_map, col_map
+            source, flags.moves_selection | flags.pastes, rotates, row_map, col_map
         )
-        vacated = jnp.where(selection & family.moves_selection, jnp.int8(0), grid)
+        vacated = jnp.where(selected & flags.moves_selection, jnp.int8(0), grid)
         transformed = jnp.where((moved >= 0) & live, moved, vacated)
-        new_grid = jnp.where(family.moves_selection | family.pastes, transformed, new_grid)
+        new_grid = jnp.where(flags.moves_selection | flags.pastes, transformed, new_grid)
 
     with jax.named_scope("shape"):  # copy input, resize
-        new_grid = jnp.where(family.copies_input, input_grid, new_grid)
-        resize_bounds = selection_bounds(resize_selection)
+        new_grid = jnp.where(flags.copies_input, input_grid, new_grid)
+        resize_bounds = selection_bounds(selection.canvas)
         resized_shape = jnp.stack([resize_bounds.bottom + 1, resize_bounds.right + 1])
-        new_shape = jnp.where(family.copies_input, input_shape, shape)
-        new_shape = jnp.where(family.resizes, resized_shape, new_shape)
+        new_shape = jnp.where(flags.copies_input, input_shape, shape)
+        new_shape = jnp.where(flags.resizes, resized_shape, new_shape)
         new_grid = jnp.where(live_mask(new_shape), new_grid, jnp.int8(0))
 
     with jax.named_scope("clipboard"):  # copy, cut
-        stores = family.stores
-        return GridEdit(
+        stores = flags.stores
+        return Workspace(
             grid=new_grid,
             shape=new_shape,
-            clipboard=jnp.where(stores, jnp.where(selection, grid, jnp.int8(0)), clipboard),
-            clipboard_mask=jnp.where(stores, selection, clipboard_mask),
+            clipboard=jnp.where(stores, jnp.where(selected, grid, jnp.int8(0)), clipboard),
+            clipboard_mask=jnp.where(stores, selected, clipboard_mask),
             clipboard_origin=jnp.where(
                 stores, jnp.stack([bounds.top, bounds.left]), clipboard_origin
             ),
@@ -414,6 +416,8 @@ def ignores_selection(operation: Int[Array, "*batch"]) -> Bool[Array, "*batch"]:
 __all__ = [
     "NUM_OPERATIONS",
     "OPERATION_NAMES",
+    "Selection",
+    "Workspace",
     "apply_operation",
     "flood_fill_region",
     "selection_bounds",

@@ -19,11 +19,11 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from gridax import pictures
-from gridax.envs.arc import augmentation
 from gridax.envs.arc.actions import BboxAction, PointAction
 from gridax.envs.arc.history import recorded_masks
 from gridax.envs.arc.operations import OPERATION_NAMES, ignores_selection
-from gridax.envs.arc.tasks import TaskBank
+from gridax.envs.arc.tasks import augmentation
+from gridax.envs.arc.tasks.bank import TaskBank
 from gridax.envs.arc.types import ArcState
 
 # The ARC palette: black, blue, red, green, yellow, grey, magenta, orange, azure, maroon.

@@ -1,4 +1,5 @@
-"""Similarity to the target, reward and termination of the ARC environment."""
+"""Similarity to the target and the reward of the ARC environment (when an episode
+ends is :mod:`~gridax.envs.arc.termination`)."""
 
 from __future__ import annotations
 

@@ -8,10 +8,18 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float32, Int8, Int32, UInt32
 
-from gridax.envs.arc.augmentation import Augmentation
 from gridax.envs.arc.grid import live_mask
 from gridax.envs.arc.history import ActionHistory
 from gridax.fields import as_dtype
+
+
+class Augmentation(eqx.Module):
+    """How an episode's task was augmented (:mod:`~gridax.envs.arc.tasks.augmentation` draws,
+    applies and inverts it); a batch has a leading axis."""
+
+    transform: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))
+    colours: Int8[Array, "*batch 10"] = eqx.field(converter=as_dtype(jnp.int8))
+    offset: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
 class Context(eqx.Module):

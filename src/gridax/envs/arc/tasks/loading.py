@@ -16,243 +16,24 @@ folder without ``.json``.
 
 from __future__ import annotations
 
-import abc
-import dataclasses
 import functools
-import hashlib
 import json
 import reprlib
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import ClassVar
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Float32, Int, Int8, Int32, UInt32
 
-from gridax.envs.arc import augmentation as augment
-from gridax.envs.arc.augmentation import Augmentation
 from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS
-from gridax.envs.arc.types import Context
-from gridax.validation import close_matches
+from gridax.envs.arc.tasks.bank import TaskBank
 
 BUILTIN_SOURCES = {
     "arc-agi-1": "arcagi_aa922be.json",
     "arc-agi-2": "arcagi2_f3283f7.json",
 }
 SPLITS = {"training": "train", "evaluation": "eval"}
-
-
-class TaskPairs(eqx.Module):
-    """Pairs of a task (or of every task), padded to the bank's largest pair count."""
-
-    inputs: Int8[Array, "*batch P 30 30"]
-    outputs: Int8[Array, "*batch P 30 30"]
-    input_shapes: Int32[Array, "*batch P 2"]
-    output_shapes: Int32[Array, "*batch P 2"]
-    count: Int32[Array, "*batch"]
-
-
-def uniform_index(draw: Float32[Array, ""], count) -> Int32[Array, ""]:
-    """An index uniform over ``0 .. count - 1`` from a uniform draw in [0, 1)."""
-    index = jnp.floor(draw * jnp.asarray(count, jnp.float32)).astype(jnp.int32)
-    return jnp.minimum(index, count - 1)  # float rounding can reach count itself
-
-
-def episode_context(bank: TaskBank, task, pair, part: str) -> Context:
-    """Task ``task``'s demonstration pairs as an episode's context: all of them, except in
-    ``"train"`` part the episode's own pair ``pair``, masked out and zeroed (its output is
-    the answer)."""
-    train = bank.pairs("train")
-    slots = jnp.arange(train.inputs.shape[1])
-    mask = slots < train.count[task]
-    if part == "train":
-        mask = mask & (slots != pair)
-
-    def masked(x):
-        return jnp.where(
-            mask.reshape((-1,) + (1,) * (x.ndim - 2)), x[task], jnp.zeros_like(x[task])
-        )
-
-    return Context(
-        inputs=masked(train.inputs),
-        outputs=masked(train.outputs),
-        input_shapes=masked(train.input_shapes),
-        output_shapes=masked(train.output_shapes),
-        mask=mask,
-    )
-
-
-def augment_context(context: Context, augmentation: Augmentation) -> Context:
-    """The context's pairs in the augmented frame; empty slots stay empty."""
-
-    def one(grid, shape):
-        return augment.apply(grid, shape, augmentation)
-
-    inputs, input_shapes = jax.vmap(one)(context.inputs, context.input_shapes)
-    outputs, output_shapes = jax.vmap(one)(context.outputs, context.output_shapes)
-    keep = context.mask[:, None, None]
-    return Context(
-        inputs=jnp.where(keep, inputs, 0),
-        outputs=jnp.where(keep, outputs, 0),
-        input_shapes=jnp.where(context.mask[:, None], input_shapes, 0),
-        output_shapes=jnp.where(context.mask[:, None], output_shapes, 0),
-        mask=context.mask,
-    )
-
-
-def task_max_offset(bank: TaskBank, task) -> Int32[Array, ""]:
-    """The largest translation that keeps every grid of task ``task`` in the canvas."""
-    limits = []
-    for part in ("train", "test"):
-        pairs = bank.pairs(part)
-        real = jnp.arange(pairs.inputs.shape[1]) < pairs.count[task]
-        for shapes in (pairs.input_shapes[task], pairs.output_shapes[task]):
-            limits.append(augment.max_offset(shapes, real))
-    return jnp.min(jnp.stack(limits))
-
-
-class TaskSource(eqx.Module):
-    """Where an episode's task comes from: a :class:`TaskBank` of loaded tasks, or a
-    :class:`~gridax.envs.arc.generators.Generator` that makes one per episode from a
-    seed. ``reset``, the spaces and checkpoints ask a source only these questions. Both
-    also name themselves in ``source``."""
-
-    # Extra PRNG keys that reset draws for the source (a generator: one, for its seed).
-    extra_keys: eqx.AbstractClassVar[int]
-
-    @abc.abstractmethod
-    def identity(self) -> tuple[str, int, str]:
-        """``(source, number of tasks, digest)``, recorded by checkpoints."""
-
-    @abc.abstractmethod
-    def episode_task(
-        self, keys: UInt32[Array, "k 2"], draw: Float32[Array, ""], task_index
-    ) -> tuple[TaskBank, Int32[Array, ""], Int32[Array, ""]]:
-        """``(bank, row, recorded)``: the bank holding the episode's task, its row there,
-        and what the state records as ``task_index``. ``task_index`` (or, when None,
-        ``draw`` and the source's ``keys``) picks the task. Jittable."""
-
-    @abc.abstractmethod
-    def tasks_of(self, task_index) -> tuple[TaskBank, Int32[Array, "..."]]:
-        """``(bank, rows)`` holding the tasks of recorded ``task_index`` values (concrete):
-        what a checkpoint re-attaches its grids from."""
-
-    @abc.abstractmethod
-    def max_pairs(self, part: str) -> int:
-        """The most ``"train"`` or ``"test"`` pairs a task has."""
-
-    @property
-    @abc.abstractmethod
-    def task_index_limit(self) -> int | None:
-        """How many task indices ``reset(..., task_index=)`` takes (None: any int32)."""
-
-    @abc.abstractmethod
-    def for_jit(self) -> TaskSource:
-        """The source as a jitted ``reset`` takes it, sharing one compilation per shape."""
-
-
-class TaskBank(TaskSource):
-    """Tasks as padded arrays; passed to ``reset`` as an argument, never baked in.
-
-    Task ``i`` has ``num_train[i]`` demonstration pairs in ``train_*[i, :num_train[i]]``
-    and ``num_test[i]`` test pairs in ``test_*[i, :num_test[i]]``. Pair axes are padded
-    to the largest count in the bank (no task is truncated or dropped); grids are padded
-    to 30x30 with zeros and their ``(height, width)`` kept in the ``*_shapes`` arrays.
-
-    >>> bank = load_tasks("arc-agi-1", split="training")
-    >>> len(bank), bank.task_ids[0]
-    (400, '007bbfb7')
-    """
-
-    train_inputs: Int8[Array, "N P 30 30"]
-    train_outputs: Int8[Array, "N P 30 30"]
-    train_input_shapes: Int32[Array, "N P 2"]
-    train_output_shapes: Int32[Array, "N P 2"]
-    num_train: Int32[Array, " N"]
-    test_inputs: Int8[Array, "N T 30 30"]
-    test_outputs: Int8[Array, "N T 30 30"]
-    test_input_shapes: Int32[Array, "N T 2"]
-    test_output_shapes: Int32[Array, "N T 2"]
-    num_test: Int32[Array, " N"]
-    task_ids: tuple[str, ...] = eqx.field(static=True)
-    source: str = eqx.field(static=True)
-
-    extra_keys: ClassVar[int] = 0
-
-    def __len__(self) -> int:
-        return len(self.task_ids)
-
-    def index_of(self, task_id: str) -> int:
-        """Position of ``task_id`` in the bank; ``ValueError`` with close matches if absent."""
-        try:
-            return self.task_ids.index(task_id)
-        except ValueError:
-            hint = close_matches(task_id, self.task_ids)
-            suggestion = f"; {hint}" if hint else ""
-            raise ValueError(
-                f"task {task_id!r} is not in bank {self.source!r} ({len(self)} tasks){suggestion}"
-            ) from None
-
-    def pairs(self, part: str) -> TaskPairs:
-        """Every task's ``"train"`` (demonstration) or ``"test"`` pairs, leading axis N."""
-        if part == "train":
-            return TaskPairs(
-                self.train_inputs,
-                self.train_outputs,
-                self.train_input_shapes,
-                self.train_output_shapes,
-                self.num_train,
-            )
-        return TaskPairs(
-            self.test_inputs,
-            self.test_outputs,
-            self.test_input_shapes,
-            self.test_output_shapes,
-            self.num_test,
-        )
-
-    def demonstrations(self, task_index: Int[Array, "*batch"] | int) -> TaskPairs:
-        """The demonstration pairs of task ``task_index`` (or of each index in a batch)."""
-        index = jnp.asarray(task_index, dtype=jnp.int32)
-        return jax.tree.map(lambda x: x[index], self.pairs("train"))
-
-    def arrays_only(self) -> TaskBank:
-        """The same bank without its ids, so that banks of one shape share a compilation."""
-        return dataclasses.replace(self, task_ids=(), source="")
-
-    def identity(self) -> tuple[str, int, str]:
-        digest = hashlib.sha256("\n".join(self.task_ids).encode()).hexdigest()
-        return self.source, len(self), digest
-
-    def episode_task(self, keys, draw, task_index):
-        del keys
-        num_tasks = self.num_train.shape[0]
-        if task_index is None:
-            task = uniform_index(draw, num_tasks)
-        else:
-            task = jnp.clip(task_index, 0, num_tasks - 1).astype(jnp.int32)
-        return self, task, task
-
-    def tasks_of(self, task_index):
-        return self, task_index
-
-    def max_pairs(self, part: str) -> int:
-        return int(self.pairs(part).count.max())
-
-    @property
-    def task_index_limit(self) -> int:
-        return len(self)
-
-    def for_jit(self) -> TaskBank:
-        return self.arrays_only()
-
-    @property
-    def nbytes(self) -> int:
-        return sum(leaf.nbytes for leaf in self.__dict__.values() if hasattr(leaf, "nbytes"))
 
 
 def load_tasks(source: str | Path, split: str | None = None) -> TaskBank:

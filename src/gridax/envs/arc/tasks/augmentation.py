@@ -18,25 +18,24 @@ back to the original task's.
 
 from __future__ import annotations
 
-import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Float32, Int8, Int32
 
-from gridax.envs.arc.families import flip_horizontal, gather, rotate
-from gridax.envs.arc.grid import GRID_SIZE, NUM_COLOURS, canvas_coordinates, live_mask
-from gridax.fields import as_dtype
+from gridax.envs.arc.grid import (
+    GRID_SIZE,
+    NUM_COLOURS,
+    canvas_coordinates,
+    flip_horizontal,
+    gather,
+    live_mask,
+    rotate,
+)
+from gridax.envs.arc.tasks.bank import TaskBank
+from gridax.envs.arc.types import Augmentation
 
 NUM_TRANSFORMS = 8
 # Uniforms an augmentation draws: its transform, a sort key per colour, two offsets.
 DRAWS = 1 + NUM_COLOURS + 2
-
-
-class Augmentation(eqx.Module):
-    """One episode's augmentation (module docstring); a batch has a leading axis."""
-
-    transform: Int32[Array, "*batch"] = eqx.field(converter=as_dtype(jnp.int32))
-    colours: Int8[Array, "*batch 10"] = eqx.field(converter=as_dtype(jnp.int8))
-    offset: Int32[Array, "*batch 2"] = eqx.field(converter=as_dtype(jnp.int32))
 
 
 def identity() -> Augmentation:
@@ -109,3 +108,14 @@ def max_offset(shapes: Int32[Array, "n 2"], mask) -> Int32[Array, ""]:
     the canvas, whichever way the dihedral transform turns them."""
     largest = jnp.max(jnp.where(mask[:, None], shapes, 0))
     return (GRID_SIZE - largest).astype(jnp.int32)
+
+
+def task_max_offset(bank: TaskBank, task) -> Int32[Array, ""]:
+    """The largest translation that keeps every grid of task ``task`` in the canvas."""
+    limits = []
+    for part in ("train", "test"):
+        pairs = bank.pairs(part)
+        real = jnp.arange(pairs.inputs.shape[1]) < pairs.count[task]
+        for shapes in (pairs.input_shapes[task], pairs.output_shapes[task]):
+            limits.append(max_offset(shapes, real))
+    return jnp.min(jnp.stack(limits))

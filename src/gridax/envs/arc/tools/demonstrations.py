@@ -25,14 +25,14 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Float32, Int8, Int32
 
-from gridax.envs.arc import families, generators
 from gridax.envs.arc import operations as ops
 from gridax.envs.arc.actions import MaskAction
 from gridax.envs.arc.config import ArcConfig
 from gridax.envs.arc.env import batch_reset, batch_step
-from gridax.envs.arc.families import Step
 from gridax.envs.arc.grid import GRID_SHAPE, NUM_COLOURS, canvas_coordinates, live_mask
-from gridax.envs.arc.tasks import TaskBank
+from gridax.envs.arc.tasks import families, generators
+from gridax.envs.arc.tasks.bank import TaskBank
+from gridax.envs.arc.tasks.families import Step
 from gridax.envs.arc.types import ArcState
 from gridax.validation import require_int
 

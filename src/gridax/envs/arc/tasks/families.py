@@ -1,7 +1,7 @@
 """The generated task families, one record each: the rule that turns an input into its
 output, how the family's inputs are drawn, and its natural demonstration (the few
-operations that solve it). :mod:`~gridax.envs.arc.generators` draws the inputs,
-:mod:`~gridax.envs.arc.demonstrations` replays the demonstrations; a new family is one
+operations that solve it). :mod:`~gridax.envs.arc.tasks.generators` draws the inputs,
+:mod:`~gridax.envs.arc.tools.demonstrations` replays the demonstrations; a new family is one
 more record here (and its NumPy rule in the tests).
 
 Rules map ``(grid, shape, parameters)`` to the output ``(grid, shape)`` on the 30x30
@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Int8, Int32
+from jaxtyping import Array, Bool, Int8, Int32, UInt32
 
+from gridax.envs.arc import grid as canvas
 from gridax.envs.arc import operations as ops
-from gridax.envs.arc.grid import GRID_SIZE, canvas_box, canvas_coordinates, live_mask
-
-if TYPE_CHECKING:  # generators imports this module
-    from gridax.envs.arc.generators import TaskParameters
+from gridax.envs.arc.grid import GRID_SIZE, canvas_box, canvas_coordinates, gather, live_mask
 
 # Up, down, left, right. NumPy, not jnp: importing gridax must not start a JAX backend.
 MOVES = np.array([[-1, 0], [1, 0], [0, -1], [0, 1]], np.int32)
@@ -33,14 +31,21 @@ Rule = Callable[..., tuple[Int8[Array, "30 30"], Int32[Array, " 2"]]]
 Step = tuple[int | Int32[Array, ""], Bool[Array, "30 30"]]  # (operation, selection)
 
 
+class TaskParameters(NamedTuple):
+    """What a task's pairs share; drawn once per task from its seed (by
+    :meth:`~gridax.envs.arc.Generator.parameters`)."""
+
+    family: Int32[Array, ""]  # index into generators.FAMILIES, the names of FAMILIES below
+    palette: Int32[Array, " 9"]  # a permutation of colours 1-9; objects use the first few
+    source_colour: Int32[Array, ""]  # a: recoloured, and the colour of the first object
+    new_colour: Int32[Array, ""]  # b, c: the recolour target, fill and box colour
+    direction: Int32[Array, ""]  # 0-3: up, down, left, right
+    distance: Int32[Array, ""]  # cells moved
+    factor: Int32[Array, ""]  # scale factor, 2 or 3
+    pairs_key: UInt32[Array, " 2"]  # the pairs' keys derive from it
+
+
 # --- rules (tests check them against NumPy) ----------------------------------------------
-
-
-def gather(grid, source_rows, source_cols, keep) -> Int8[Array, "30 30"]:
-    """``grid[source_rows, source_cols]`` where ``keep`` (clipped to the canvas), else 0."""
-    rows = jnp.clip(source_rows, 0, GRID_SIZE - 1)
-    cols = jnp.clip(source_cols, 0, GRID_SIZE - 1)
-    return jnp.where(keep, grid[rows, cols], jnp.int8(0))
 
 
 def copy(grid, shape, parameters=None):
@@ -57,21 +62,19 @@ def fill_background(grid, shape, parameters: TaskParameters):
     return jnp.where(live_mask(shape) & (grid == 0), c, grid), shape
 
 
+# The whole-grid transforms of the canvas, as rules: they read no task parameters.
+
+
 def flip_horizontal(grid, shape, parameters=None):
-    rows, cols = canvas_coordinates()
-    return gather(grid, rows, shape[1] - 1 - cols, live_mask(shape)), shape
+    return canvas.flip_horizontal(grid, shape)
 
 
 def flip_vertical(grid, shape, parameters=None):
-    rows, cols = canvas_coordinates()
-    return gather(grid, shape[0] - 1 - rows, cols, live_mask(shape)), shape
+    return canvas.flip_vertical(grid, shape)
 
 
 def rotate(grid, shape, parameters=None):
-    """Clockwise: the cell at ``(i, j)`` goes to ``(j, h - 1 - i)``."""
-    rows, cols = canvas_coordinates()
-    rotated_shape = shape[::-1]
-    return gather(grid, shape[0] - 1 - cols, rows, live_mask(rotated_shape)), rotated_shape
+    return canvas.rotate(grid, shape)
 
 
 def object_bounds(grid) -> ops.Bounds:

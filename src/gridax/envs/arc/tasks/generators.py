@@ -47,29 +47,16 @@ import numpy as np
 from jaxtyping import Array, Bool, Float32, Int, Int8, Int32, UInt32
 
 from gridax import prng
-from gridax.envs.arc.families import FAMILIES as FAMILY_RECORDS
-from gridax.envs.arc.families import MAX_DISTANCE, MOVES
 from gridax.envs.arc.grid import GRID_SIZE, canvas_box, canvas_coordinates
-from gridax.envs.arc.tasks import TaskBank, TaskSource
+from gridax.envs.arc.tasks.bank import TaskBank, TaskSource
+from gridax.envs.arc.tasks.families import FAMILIES as FAMILY_RECORDS
+from gridax.envs.arc.tasks.families import MAX_DISTANCE, MOVES, TaskParameters
 from gridax.validation import require_int
 
 FAMILIES = tuple(FAMILY_RECORDS)  # the family names, in the order task parameters number them
 MIXTURE = "mixture"
 RULES = {name: family.rule for name, family in FAMILY_RECORDS.items()}
 MAX_OBJECT_SIZE = 5
-
-
-class TaskParameters(NamedTuple):
-    """What a task's pairs share; drawn once per task from its seed."""
-
-    family: Int32[Array, ""]  # index into FAMILIES
-    palette: Int32[Array, " 9"]  # a permutation of colours 1-9; objects use the first few
-    source_colour: Int32[Array, ""]  # a: recoloured, and the colour of the first object
-    new_colour: Int32[Array, ""]  # b, c: the recolour target, fill and box colour
-    direction: Int32[Array, ""]  # 0-3: up, down, left, right
-    distance: Int32[Array, ""]  # cells moved
-    factor: Int32[Array, ""]  # scale factor, 2 or 3
-    pairs_key: UInt32[Array, " 2"]  # the pairs' keys derive from it
 
 
 class Pair(NamedTuple):

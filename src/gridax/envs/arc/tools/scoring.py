@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gridax.envs.arc.tasks import TaskBank, parse_grid
+from gridax.envs.arc.tasks.bank import TaskBank
+from gridax.envs.arc.tasks.loading import parse_grid
 from gridax.validation import close_matches
 
 MAX_ATTEMPTS = 2

@@ -4,7 +4,7 @@ Each test input is played ``attempts`` times (ARC Prize allows 2), each attempt 
 episode in ``"eval"`` mode with its own key; an attempt's answer is the working grid
 when its episode ends (a submit, or the step limit). The episodes run batched, a
 ``lax.scan`` of ``batch_step`` per batch, and the answers are scored by
-:func:`gridax.envs.arc.scoring.score_attempts`.
+:func:`gridax.envs.arc.tools.scoring.score_attempts`.
 
 A policy maps one env's observation and a PRNG key to one action of the config's
 format; ``evaluate`` vmaps it. It may be an ``eqx.Module`` holding arrays (they are
@@ -15,10 +15,7 @@ observation's task and pair index, and paints it.
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import json
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 import equinox as eqx
 import jax
@@ -26,15 +23,14 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int8, Int32
 
-from gridax.envs.arc import augmentation as augment
-from gridax.envs.arc import render
 from gridax.envs.arc.config import ArcConfig
-from gridax.envs.arc.demonstrations import LENGTH, paint_target
 from gridax.envs.arc.env import batch_reset, batch_step, observe
 from gridax.envs.arc.operations import NUM_OPERATIONS
-from gridax.envs.arc.policies import random_actions
-from gridax.envs.arc.scoring import Grid, Score, score_attempts, score_submission, to_submission
-from gridax.envs.arc.tasks import BUILTIN_SOURCES, TaskBank, load_tasks
+from gridax.envs.arc.tasks import augmentation as augment
+from gridax.envs.arc.tasks.bank import TaskBank
+from gridax.envs.arc.tools.demonstrations import LENGTH, paint_target
+from gridax.envs.arc.tools.policies import random_actions
+from gridax.envs.arc.tools.scoring import Grid, Score, score_attempts
 from gridax.envs.arc.types import ArcObservation
 from gridax.validation import require_int, require_type
 
@@ -160,111 +156,3 @@ def evaluate(
     ):
         answers[tasks.task_ids[task]][pair].append(grid[:height, :width])
     return Evaluation(score_attempts(tasks, answers), answers)
-
-
-# --- the commands (gridax evaluate, gridax score) ----------------------------------------
-
-
-def tasks_from_spec(spec: str) -> TaskBank:
-    """``"arc-agi-1:evaluation"``, ``"arc-agi-2:training"`` (a built-in source and split)
-    or a folder of ARC JSON files."""
-    source, _, split = spec.partition(":")
-    if source in BUILTIN_SOURCES:
-        return load_tasks(source, split or "evaluation")
-    return load_tasks(spec)
-
-
-def policy_from_spec(spec: str, tasks: TaskBank, config: ArcConfig) -> Policy:
-    """``"random"``, ``"oracle"`` or ``"module:function"`` (a policy ``(obs, key) ->
-    action``, imported)."""
-    if spec == "random":
-        return random_policy(config)
-    if spec == "oracle":
-        return Oracle(tasks)
-    module_name, _, name = spec.partition(":")
-    if not module_name or not name:
-        raise ValueError(f"--policy is 'random', 'oracle' or 'module:function'; got {spec!r}")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(f"--policy {spec!r}: cannot import {module_name!r} ({error})") from None
-    policy = getattr(module, name, None)
-    if not callable(policy):
-        raise ValueError(f"--policy {spec!r}: {module_name} has no callable {name!r}")
-    return policy
-
-
-def failures(tasks: TaskBank, evaluation: Evaluation, limit: int = 6) -> list:
-    """Up to ``limit`` unsolved test outputs as rows of :func:`render.answer_sheet`."""
-    pairs = tasks.pairs("test")
-    rows = []
-    for task_id, solved in evaluation.score.solved.items():
-        index = tasks.index_of(task_id)
-        for pair, ok in enumerate(solved):
-            if ok or len(rows) == limit:
-                continue
-            height, width = (int(v) for v in pairs.input_shapes[index, pair])
-            answer = np.asarray(pairs.outputs[index, pair])
-            out_h, out_w = (int(v) for v in pairs.output_shapes[index, pair])
-            grids = [
-                ("input", np.asarray(pairs.inputs[index, pair])[:height, :width]),
-                ("expected", answer[:out_h, :out_w]),
-            ]
-            grids += [
-                (f"attempt {k + 1}", grid)
-                for k, grid in enumerate(evaluation.attempts[task_id][pair])
-            ]
-            rows.append((f"{task_id} test {pair}", grids))
-    return rows
-
-
-def evaluate_command(
-    tasks_spec: str,
-    policy_spec: str,
-    out: str | Path,
-    selection_format: str = "mask",
-    max_steps: int = LENGTH,
-    attempts: int = 2,
-    seed: int = 0,
-) -> int:
-    """``gridax evaluate``: prints the score, writes ``report.json`` (score, per-task
-    scores, the answers as an ARC Prize submission) and ``failures.png``."""
-    from rich.progress import track
-
-    tasks = tasks_from_spec(tasks_spec)
-    config = ArcConfig(mode="eval", selection_format=selection_format, max_episode_steps=max_steps)
-    policy = policy_from_spec(policy_spec, tasks, config)
-    batches = lambda xs: track(xs, "evaluating", transient=True)  # noqa: E731
-    evaluation = evaluate(policy, tasks, config, attempts, seed, progress=batches)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    report = {
-        "tasks": tasks.source,
-        "policy": policy_spec,
-        "config": {f.name: getattr(config, f.name) for f in dataclasses.fields(config)},
-        "attempts": attempts,
-        "seed": seed,
-        "score": evaluation.score.score,
-        "task_scores": evaluation.score.tasks,
-        "submission": to_submission(evaluation.attempts),
-    }
-    (out / "report.json").write_text(json.dumps(report))
-    rows = failures(tasks, evaluation)
-    written = [out / "report.json"]
-    if rows:
-        render.answer_sheet(rows, out / "failures.png")
-        written.append(out / "failures.png")
-    print(f"{tasks.source}, policy {policy_spec}: {evaluation.score}")
-    print("wrote " + ", ".join(str(p) for p in written))
-    return 0
-
-
-def score_command(submission: str | Path, tasks_spec: str) -> int:
-    """``gridax score``: prints the score of an ARC Prize submission file and the tasks it
-    left out."""
-    tasks = tasks_from_spec(tasks_spec)
-    score = score_submission(submission, tasks)
-    print(f"{tasks.source}: {score}")
-    if score.missing:
-        print("missing (scored 0): " + ", ".join(score.missing))
-    return 0
