@@ -1,5 +1,6 @@
 """The layers of the ARC package (docs/design.md): each module imports only from its own
-layer or those below, and none dodges a circle with an import under TYPE_CHECKING."""
+layer or those below (tests/test_architecture.py checks every package for circles and
+imports under ``TYPE_CHECKING``)."""
 
 import ast
 from pathlib import Path
@@ -47,12 +48,3 @@ def test_a_module_imports_only_from_its_layer_or_below(path):
     tree = ast.parse(path.read_text())
     above = {p for p in _imported_parts(tree) if _layer(p) > _layer(_part(path))}
     assert not above, f"{_name(path)} imports {above}, above its layer"
-
-
-@pytest.mark.parametrize("path", MODULES, ids=_name)
-def test_no_import_under_type_checking(path):
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            assert not any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(node)), (
-                f"{_name(path)}:{node.lineno} imports under TYPE_CHECKING"
-            )
