@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import env, rules
+from gridax.envs.arc3 import drawing, env, rules
 from gridax.envs.arc3.rules import (
     ACTION1,
     ACTION2,
@@ -158,6 +158,19 @@ def test_recolour_and_new_pixels():
     frame = np.asarray(frames[0])
     assert frame[0, 0] == 1 and frame[0, 8] == 2 and frame[8, 8] == BUILDING.background
     assert frame[8, 0] == 7  # the spare, later in sprite order, over the block's 4
+
+
+def test_visibility_and_layers_by_slot_or_mask():
+    state, _ = env.reset(BUILDING)
+    hidden = rules.set_visible(state, 0, False)
+    np.testing.assert_array_equal(hidden.table.visible[:2], [False, True])
+    assert int(drawing.draw_frame(hidden, BUILDING)[1][0, 0]) == BUILDING.background
+    raised = rules.set_layer(state, rules.of_kind(state, BLOCK), 3)
+    np.testing.assert_array_equal(raised.table.layer[:2], [3, 0])
+    # On a higher layer the block is drawn over the spare where they meet.
+    moved = rules.place(raised, 1, 0, 0)
+    assert int(drawing.draw_frame(moved, BUILDING)[1][0, 0]) == 9
+    assert int(drawing.draw_frame(rules.place(state, 1, 0, 0), BUILDING)[1][0, 0]) == 7
 
 
 # --- animations and rare work ---------------------------------------------------------
