@@ -92,11 +92,6 @@ def episode_end(state: Arc3EnvState, config: Arc3Config) -> tuple[Bool[Array, ".
     return terminated, out_of_steps & ~terminated
 
 
-def _finished(state: Arc3EnvState, config: Arc3Config) -> Bool[Array, "..."]:
-    terminated, truncated = episode_end(state, config)
-    return terminated | truncated
-
-
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
     game_state, frame = functional.reset(config.game)
     levels = jnp.zeros(len(config.game.levels), jnp.int32)
@@ -108,7 +103,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     valid = is_valid(action, game)
     # A finished episode is absorbing: its game gets an action no game offers, a no-op
     # that changes nothing and makes no frame.
-    was_finished = _finished(state, config)
+    was_finished = jnp.logical_or(*episode_end(state, config))
     idle = eqx.tree_at(lambda a: a.id, action, jnp.where(was_finished, NO_ACTION, action.id))
     new_game, frames, info = functional.step(state.game_state, idle, game)
     counted = jnp.where(was_finished, 0, 1)
@@ -118,12 +113,14 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
         state.steps + counted,
         state.level_actions.at[state.game_state.level].add(counted),
     )
+    terminated, truncated = episode_end(new, config)
     info = {
         **info,
         "invalid_action": ~valid,
         "level_actions": new.level_actions,
+        "terminated": terminated,
+        "truncated": truncated,
     }
-    info["terminated"], info["truncated"] = episode_end(new, config)
     reward = (new_game.score - state.game_state.score).astype(jnp.float32)
     if config.strict:  # on the reward, as the ARC env's checks (EQX_ON_ERROR=nan: NaN)
         reward = eqx.error_if(
@@ -132,7 +129,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
             f"action not offered by {game.name!r} (RESET and "
             f"{list(game.available_actions)}) or a click off the 64x64 screen",
         )
-    return new, new_game.screen, reward, _finished(new, config), info
+    return new, new_game.screen, reward, terminated | truncated, info
 
 
 class _Compiled(NamedTuple):

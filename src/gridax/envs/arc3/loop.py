@@ -27,7 +27,7 @@ from gridax.envs.arc3.checks import is_over, is_valid
 from gridax.envs.arc3.drawing import draw_frame, redraw
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.levels import LevelBank, set_level
-from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State
+from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State, select
 
 
 def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
@@ -55,7 +55,7 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
         with jax.named_scope("undo"):
             undone = undo_stack.undo(state, game.undo_depth)
             undone = eqx.tree_at(lambda s: s.complete, undone, jnp.bool_(True))
-        return undo_stack.select(action.id == UNDO, undone, rule(state))
+        return select(action.id == UNDO, undone, rule(state))
 
     if game.undo_depth:
         with jax.named_scope("undo"):
@@ -116,9 +116,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     # that does not act keeps its state; select passes through what both share: the
     # history (push writes only its free slot), the screen and the canvas.
     stepped = _frame_of_action(state, action, game, bank)
-    state = undo_stack.select(
-        acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history)
-    )
+    state = select(acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history))
     state, frame = redraw(before, state, game)
     shown = jnp.where(acts, frame, state.screen)
     frames = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))

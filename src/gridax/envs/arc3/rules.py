@@ -13,6 +13,8 @@ sprite table or the state's fields itself.
 
 from __future__ import annotations
 
+import dataclasses
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -25,7 +27,7 @@ from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import collision, maps, sprites
 from gridax.envs.arc3.camera import SCREEN, draw_rect, draw_square
 from gridax.envs.arc3.game import Game, Level, Var
-from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite
+from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite, SpriteTable
 from gridax.envs.arc3.types import (
     ACTION1,
     ACTION2,
@@ -39,6 +41,7 @@ from gridax.envs.arc3.types import (
     WIN,
     Action,
     Arc3State,
+    select,
 )
 
 __all__ = [
@@ -300,28 +303,15 @@ def add(state: Arc3State, like, x, y, when: Flag = True) -> tuple[Arc3State, Int
     table = state.table
     free = table.height == 0  # slots a level declares no sprite in, nor a rule adds to
     slot = jnp.where(jnp.any(free) & when, jnp.argmax(free), -1).astype(jnp.int32)
-    copied = jax.tree.map(lambda column: column[like], table)
-    columns = {name: getattr(copied, name) for name in _COPIED}
+    columns = {name: getattr(table, name)[like] for name in _COPIED}
     order = jnp.max(table.order) + 1
     state = _write(state, slot, True, **columns, x=x, y=y, order=order, exists=True)
     return state, slot
 
 
 # Every column of a sprite but its place, its order and whether it exists.
-_COPIED = (
-    "pixels",
-    "height",
-    "width",
-    "layer",
-    "scale",
-    "quarter_turns",
-    "mirror_ud",
-    "mirror_lr",
-    "blocking",
-    "visible",
-    "collidable",
-    "kind",
-    "tags",
+_COPIED = tuple(
+    f.name for f in dataclasses.fields(SpriteTable) if f.name not in {"x", "y", "order", "exists"}
 )
 
 
@@ -338,7 +328,7 @@ def move_camera(state: Arc3State, x, y) -> Arc3State:
 
 def where(pred: Flag, new: Arc3State, old: Arc3State) -> Arc3State:
     """``new`` where ``pred``, else ``old``: a whole state chosen (one env)."""
-    return jax.tree.map(lambda a, b: jnp.where(pred, a, b), new, old)
+    return select(pred, new, old)
 
 
 def rarely(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import equinox as eqx
+import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int8, Int32
 
@@ -21,6 +22,12 @@ STATUS_NAMES = ("NOT_PLAYED", "NOT_FINISHED", "WIN", "GAME_OVER")
 
 def _optional_int8(value):
     return None if value is None else as_dtype(jnp.int8)(value)
+
+
+def select(pred, new, old):
+    """``new`` if ``pred`` else ``old``, leaf by leaf, for one env's states (a leaf both
+    share is passed through)."""
+    return jax.tree.map(lambda a, b: a if a is b else jnp.where(pred, a, b), new, old)
 
 
 class Action(eqx.Module):

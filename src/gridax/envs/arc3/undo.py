@@ -8,13 +8,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
-from gridax.envs.arc3.types import Arc3State, Snapshot
-
-
-def select(pred, new, old):
-    """``new`` if ``pred`` else ``old``, leaf by leaf, for one env (a leaf both share is
-    passed through)."""
-    return jax.tree.map(lambda a, b: a if a is b else jnp.where(pred, a, b), new, old)
+from gridax.envs.arc3.types import Arc3State, Snapshot, select
 
 
 def push(state: Arc3State, depth: int, saving) -> Arc3State:
