@@ -5,7 +5,8 @@ The old ``src/gridax`` is taken from git into a temporary folder as ``old_gridax
 imports of itself renamed), so both versions run side by side. For each id, both envs
 step the same random actions (drawn from the action space before the timing) in the
 ``gridax bench`` scan rollout; each is compiled, checked for equal totals, then both are
-timed alternately, and the median of each and their ratio are printed. Ratios from one
+timed in turns, and the median of each and the median of the rounds' new/old ratios are
+printed. Ratios from one
 process are the measurement (RESULTS.md).
 
     python benchmarks/ab.py HEAD~3 Arc3-Keys-v0,ForagaxBig-v5 1024 100
@@ -21,7 +22,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from pathlib import Path
 
 import jax
@@ -29,6 +29,8 @@ import numpy as np
 
 import gridax
 from gridax.bench.rollout import make_scan_rollout
+from gridax.bench.roofline import roofline_fraction
+from gridax.bench.timing import Benchmark, compile_scan, time_in_turns
 
 PACKAGE_DIR = "src/gridax"
 # gridax's own imports, not other words that contain the name ("gridax/" in a path).
@@ -56,39 +58,34 @@ def random_actions(env, num_steps: int, num_envs: int, seed: int = 1):
     return jax.vmap(jax.vmap(env.action_space.sample))(keys)
 
 
-def compiled_rollout(env, states, actions, num_steps: int):
+def benchmark(env, label: str, states, actions, num_steps: int) -> Benchmark:
     def step(states, actions):
         states, obs, reward, _, _ = env.batch_step(states, actions)
         return states, (obs, reward)
 
-    started = time.perf_counter()
-    run = make_scan_rollout(step, num_steps).lower(states, actions).compile()
-    return run, time.perf_counter() - started
+    rollout = make_scan_rollout(step, num_steps)
+    return compile_scan(env.env_id, label, rollout, states, actions, num_steps)
 
 
 def compare(env_id: str, versions: dict, num_envs: int, num_steps: int, rounds: int) -> str:
-    envs = {label: package.make(env_id) for label, package in versions.items()}
     keys = jax.random.split(jax.random.key(0), num_envs)
-    states, actions, runs, compile_s, totals = {}, {}, {}, {}, {}
-    for label, env in envs.items():
+    runs = {}
+    for label, package in versions.items():
+        env = package.make(env_id)
         # The same draws, as each version's own action type.
-        actions[label] = random_actions(env, num_steps, num_envs)
-        states[label] = env.batch_reset(keys)[0]
-        runs[label], compile_s[label] = compiled_rollout(
-            env, states[label], actions[label], num_steps
-        )
-        totals[label] = jax.device_get(runs[label](states[label], actions[label])[1])
-    seconds = {label: [] for label in envs}
-    for _ in range(rounds):
-        for label, run in runs.items():
-            started = time.perf_counter()
-            jax.block_until_ready(run(states[label], actions[label]))
-            seconds[label].append(time.perf_counter() - started)
-    rate = {label: num_envs * num_steps / np.median(s) for label, s in seconds.items()}
+        actions = random_actions(env, num_steps, num_envs)
+        runs[label] = benchmark(env, label, env.batch_reset(keys)[0], actions, num_steps)
+    totals = {label: jax.device_get(run.run()[1]) for label, run in runs.items()}
+    timings = time_in_turns([runs["old"].run, runs["new"].run], rounds)
+    old_seconds = [old for old, _ in timings]
+    new_seconds = [new for _, new in timings]
+    old, new = runs["old"].row(old_seconds), runs["new"].row(new_seconds)
+    # The median of the rounds' ratios, as gridax bench's fractions of a roofline.
+    ratio = roofline_fraction(new_seconds, old_seconds)
     return (
-        f"{env_id:32} {num_envs} envs: old {rate['old']:11,.0f}  new {rate['new']:11,.0f} "
-        f"steps/s  new/old {rate['new'] / rate['old']:.2f}  compile "
-        f"{compile_s['old']:.1f}/{compile_s['new']:.1f} s  same totals: "
+        f"{env_id:32} {num_envs} envs: old {old.steps_per_second:11,.0f}  new "
+        f"{new.steps_per_second:11,.0f} steps/s  new/old {ratio:.2f}  compile "
+        f"{old.compile_seconds:.1f}/{new.compile_seconds:.1f} s  same totals: "
         f"{bool(np.array_equal(totals['old'], totals['new']))}"
     )
 

@@ -19,7 +19,7 @@ DEMO_TASK = "007bbfb7"  # ARC-AGI-1 training: a 3x3 input tiled into a 9x9 outpu
 
 
 def solved_arc_episode(out: Path, track: Callable[[Iterable], Iterable] = iter) -> dict:
-    """Plays the demo task with :func:`gridax.envs.arc.demonstrations.paint` (resize, a
+    """Plays the demo task with :func:`gridax.envs.arc.tools.demonstrations.paint` (resize, a
     fill per colour, submit); writes the task sheet, the final state and the episode GIF."""
     env = gridax.make("ArcAgi1-v0", selection_format="mask", max_episode_steps=20)
     tasks = env.default_params

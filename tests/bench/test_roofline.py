@@ -17,6 +17,9 @@ def test_a_slow_first_round_does_not_move_the_fraction():
     assert roofline_fraction([0.5, 0.5, 0.25, 0.25, 0.25], [0.2, 0.2, 0.1, 0.1, 0.1]) == (
         pytest.approx(0.4)
     )
+    # The median of the rounds' ratios (0.5, 0.25, 1.5): not the ratio of the medians
+    # (0.25), nor the mean of the ratios (0.75).
+    assert roofline_fraction([0.2, 0.4, 0.4], [0.1, 0.1, 0.6]) == pytest.approx(0.5)
 
 
 def _benchmark(name: str) -> Benchmark:

@@ -136,6 +136,9 @@ def measure_beside_rooflines(
         if key not in rooflines:
             rooflines[key] = (roofline(key), [])
         ceiling, ceiling_seconds = rooflines[key]
+        # The fraction divides seconds: both must make the same env-steps.
+        same = (benchmark.num_envs, benchmark.num_steps) == (ceiling.num_envs, ceiling.num_steps)
+        assert same, f"{benchmark.variant} and its roofline make different env-steps"
         timings = time_in_turns([benchmark.run, ceiling.run], repeats)
         seconds, their_seconds = zip(*timings, strict=True)
         ceiling_seconds += their_seconds

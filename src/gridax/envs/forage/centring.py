@@ -31,11 +31,7 @@ def sums_of(state: ForageState) -> tuple:
 
 
 def with_sums(state: ForageState, sums: tuple) -> ForageState:
-    return eqx.tree_at(
-        lambda s: (s.food.total, s.food.count, s.food.calendar_total, s.food.calendar_count),
-        state,
-        sums,
-    )
+    return eqx.tree_at(sums_of, state, sums)
 
 
 def food_sums(state: ForageState, food_value, horizon: int):

@@ -82,6 +82,7 @@ class TaskBank(TaskSource):
     to the largest count in the bank (no task is truncated or dropped); grids are padded
     to 30x30 with zeros and their ``(height, width)`` kept in the ``*_shapes`` arrays.
 
+    >>> from gridax.envs.arc import load_tasks
     >>> bank = load_tasks("arc-agi-1", split="training")
     >>> len(bank), bank.task_ids[0]
     (400, '007bbfb7')
