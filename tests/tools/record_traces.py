@@ -1,8 +1,16 @@
-"""Records the reference traces that tests/envs/arc3/test_games.py replays: for each game,
+"""Records the reference traces that tests/envs/arc3/test_games.py replays, answered by
+arcengine (Python 3.12+).
+
+For an invented game (answered by its reference in tests/envs/arc3/arcengine/games.py):
 per level an episode that plays the solutions of the levels before it and then 60 random
 actions (seed 0), for a game with undo one that undoes past the bottom of a full stack,
-and one that plays every level's solution, then acts on the won game and resets it,
-answered by the game's arcengine reference.
+and one that plays every level's solution, then acts on the won game and resets it.
+
+For a port of a real game (answered by ARC Prize's own file, read from
+``../shared/reference/arc-agi-3`` or GRIDAX_ARC3_REFERENCE): per level an episode that
+starts there (arcengine's ``set_level``) and plays 60 random actions, clicks half on the
+level's sprites and half anywhere; for a game with undo, the same undo episode; and the
+winning run.
 
     python tests/tools/record_traces.py PYTHON_WITH_ARCENGINE [GAME ...]
 """
@@ -11,6 +19,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -18,12 +27,29 @@ from pathlib import Path
 
 import numpy as np
 
+from gridax.envs.arc3 import env, official
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
-from gridax.envs.arc3.types import UNDO
+from gridax.envs.arc3.types import CLICK, UNDO
 
 HERE = Path(__file__).parent
 REFERENCE = HERE.parent / "envs" / "arc3" / "arcengine" / "games.py"
+OFFICIAL_RUNNER = HERE.parent / "envs" / "arc3" / "arcengine" / "official.py"
+
+
+def official_games_folder() -> Path:
+    """Where ARC Prize's game files are: GRIDAX_ARC3_REFERENCE, else the first
+    ``shared/reference/arc-agi-3`` beside the checkout or one of its parents."""
+    if "GRIDAX_ARC3_REFERENCE" in os.environ:
+        return Path(os.environ["GRIDAX_ARC3_REFERENCE"])
+    for parent in HERE.resolve().parents:
+        candidate = parent / "shared" / "reference" / "arc-agi-3"
+        if candidate.is_dir():
+            return candidate
+    return Path("shared") / "reference" / "arc-agi-3"  # absent: the live test says so
+
+
+OFFICIAL_GAMES = official_games_folder()
 FIXTURES = HERE.parent / "fixtures" / "arc3"
 
 
@@ -37,14 +63,48 @@ def solving_episode(game) -> list[list[int]]:
     return actions + [[game.available_actions[0], 0, 0], [0, 0, 0]]
 
 
-def random_actions(rng: np.random.Generator, game, count: int) -> list[list[int]]:
-    """The game's actions, now and then RESET (5 %); clicks anywhere on the screen."""
+def random_actions(rng: np.random.Generator, game, count: int, targets=None) -> list[list[int]]:
+    """The game's actions, now and then RESET (5 %); clicks anywhere on the screen, or
+    half of them on ``targets`` (``[k, 2]`` screen pixels) where given."""
     actions = []
     for _ in range(count):
         action_id = 0 if rng.random() < 0.05 else int(rng.choice(game.available_actions))
-        x, y = rng.integers(0, 64, 2).tolist() if action_id == 6 else (0, 0)
+        x, y = rng.integers(0, 64, 2).tolist() if action_id == CLICK else (0, 0)
+        if action_id == CLICK and targets is not None and len(targets) and rng.random() < 0.5:
+            x, y = targets[rng.integers(len(targets))].tolist()
         actions.append([action_id, x, y])
     return actions
+
+
+def sprite_pixels(game, level: int) -> np.ndarray:
+    """The screen pixels ``[k, 2]`` (x, y) of level ``level``'s first frame that show a
+    sprite: not the colour most of the frame has (the background)."""
+    _, frame = env.reset(game, level)
+    frame = np.asarray(frame)
+    background = np.bincount(frame.ravel() & 15).argmax()
+    ys, xs = np.nonzero(frame != background)
+    return np.stack([xs, ys], axis=1)
+
+
+def is_official(name: str) -> bool:
+    return name in official.available()
+
+
+def official_episodes(game, seed: int, count: int) -> list[dict]:
+    """Per level, ``count`` random actions from its start (``set_level``); for a game
+    with undo, the undo episode of :func:`random_episodes` (from the first level)."""
+    rng = np.random.default_rng(seed)
+    episodes = [
+        {
+            "start_level": level,
+            "actions": random_actions(rng, game, count, sprite_pixels(game, level)),
+        }
+        for level in range(len(game.levels))
+    ]
+    if UNDO in game.available_actions:
+        undoing = random_episodes(game, seed, count)[-1]
+        episodes.append({"start_level": 0, "actions": undoing})
+    return episodes
 
 
 def random_episodes(game, seed: int, count: int) -> list[list[list[int]]]:
@@ -75,6 +135,22 @@ def trace_path(name: str) -> Path:
     return FIXTURES / f"{name.lower()}_trace.json.gz"
 
 
+def ask_official(python: str, game, episodes: list[dict]) -> list:
+    """ARC Prize's own game file's record of ``episodes`` (``{"start_level", "actions"}``)."""
+    if not (OFFICIAL_GAMES / game.name).is_dir():
+        raise FileNotFoundError(
+            f"ARC Prize's game files are not at {OFFICIAL_GAMES} (set GRIDAX_ARC3_REFERENCE)"
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        played = Path(folder) / "episodes.json"
+        played.write_text(json.dumps(episodes))
+        command = [python, str(OFFICIAL_RUNNER), str(OFFICIAL_GAMES), game.name, str(played)]
+        result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode:
+        raise RuntimeError(f"the official game failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout)["episodes"]
+
+
 def ask_reference(python: str, game, episodes: list) -> list:
     """The reference's record of ``episodes`` on ``game`` (its ``games.py``)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -90,9 +166,20 @@ def ask_reference(python: str, game, episodes: list) -> list:
 
 def record(python: str, name: str) -> Path:
     game = GAMES[name]
-    episodes = random_episodes(game, seed=0, count=60) + [solving_episode(game)]
-    answers = ask_reference(python, game, episodes)
-    data = {"game": name, "levels": to_json(game), "episodes": answers}
+    if is_official(name):
+        episodes = official_episodes(game, seed=0, count=60)
+        episodes.append({"start_level": 0, "actions": solving_episode(game)})
+        answers = ask_official(python, game, episodes)
+        data = {
+            "game": name,
+            "source_sha256": official.load(name).source_sha256,
+            "start_levels": [e["start_level"] for e in episodes],
+            "episodes": answers,
+        }
+    else:
+        episodes = random_episodes(game, seed=0, count=60) + [solving_episode(game)]
+        answers = ask_reference(python, game, episodes)
+        data = {"game": name, "levels": to_json(game), "episodes": answers}
     out = trace_path(name)
     out.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
     return out

@@ -13,20 +13,28 @@ import jax
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import drawing, env
+from gridax.envs.arc3 import drawing, env, official
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import STATUS_NAMES, Action
-from tests.tools.record_traces import ask_reference, random_episodes, trace_path
+from tests.tools.record_traces import (
+    OFFICIAL_GAMES,
+    ask_official,
+    ask_reference,
+    is_official,
+    official_episodes,
+    random_episodes,
+    trace_path,
+)
 
 from .test_engine import arcengine_python, hex_frame
 
 RECORD = "python tests/tools/record_traces.py PYTHON_WITH_ARCENGINE"
 
 
-def replay(game, episodes: list, where: str) -> None:
+def replay(game, episodes: list, where: str, start_levels=None) -> None:
     for number, episode in enumerate(episodes):
-        state, _ = env.reset(game)
+        state, _ = env.reset(game, start_levels[number] if start_levels else 0)
         for t, record in enumerate(episode):
             action_id, x, y = record["action"]
             state, frames, info = env.step(state, Action(action_id, x, y), game)
@@ -43,7 +51,11 @@ def replay(game, episodes: list, where: str) -> None:
             assert bool(info["full_reset"]) == record["full_reset"], at
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+INVENTED = sorted(name for name in GAMES if not is_official(name))
+PORTED = sorted(name for name in GAMES if is_official(name))
+
+
+@pytest.mark.parametrize("name", INVENTED)
 def test_recorded_traces(name):
     game = GAMES[name]
     recorded = json.loads(gzip.decompress(trace_path(name).read_bytes()))
@@ -57,11 +69,37 @@ def test_recorded_traces(name):
     assert solved[-2]["frames"] == [] and solved[-1]["full_reset"]
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", INVENTED)
 def test_live_traces(name):
     game = GAMES[name]
     answer = ask_reference(arcengine_python(), game, random_episodes(game, seed=1, count=40))
     replay(game, answer, f"live {name} (seed 1)")
+
+
+@pytest.mark.parametrize("name", PORTED)
+def test_recorded_official_traces(name):
+    """A port of a real game against ARC Prize's own file: from every level, random play
+    (clicks on sprites and off them, RESETs, undo where offered), and the winning run."""
+    game = GAMES[name]
+    recorded = json.loads(gzip.decompress(trace_path(name).read_bytes()))
+    assert recorded["source_sha256"] == official.load(name).source_sha256, (
+        f"{name}'s data was extracted from another file than its trace: record it again ({RECORD})"
+    )
+    assert recorded["start_levels"][: len(game.levels)] == list(range(len(game.levels)))
+    replay(game, recorded["episodes"], f"recorded {name}", recorded["start_levels"])
+    solved = recorded["episodes"][-1]
+    assert solved[-3]["state"] == "WIN" and solved[-3]["levels_completed"] == len(game.levels)
+
+
+@pytest.mark.parametrize("name", PORTED)
+def test_live_official_traces(name):
+    game = GAMES[name]
+    python = arcengine_python()
+    if not (OFFICIAL_GAMES / name).is_dir():
+        pytest.skip(f"ARC Prize's game files are not at {OFFICIAL_GAMES} (GRIDAX_ARC3_REFERENCE)")
+    episodes = official_episodes(game, seed=1, count=40)
+    answer = ask_official(python, game, episodes)
+    replay(game, answer, f"live {name} (seed 1)", [e["start_level"] for e in episodes])
 
 
 def test_batch_step_equals_single_steps():

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from gridax.dispatch import per_config
 from gridax.envs.arc3.checks import check_action
@@ -36,17 +37,15 @@ def _compile(game: Game) -> _Compiled:
     with jax.ensure_compile_time_eval():
         bank = build_bank(game)
 
-    def reset_one():
-        state = initial_state(game, bank)
+    def reset_one(start_level):
+        state = initial_state(game, bank, start_level)
         return state, state.screen
 
     def step_one(state, action):
         return perform_action(state, action, game, bank)
 
-    def batch_reset(num_envs: int):
-        state, frame = reset_one()
-        grow = lambda leaf: jnp.broadcast_to(leaf, (num_envs,) + jnp.shape(leaf))  # noqa: E731
-        return jax.tree.map(grow, state), grow(frame)
+    def batch_reset(num_envs: int, start_levels):
+        return jax.vmap(reset_one)(jnp.broadcast_to(start_levels, (num_envs,)))
 
     return _Compiled(
         reset=jax.jit(reset_one),
@@ -59,10 +58,24 @@ def _compile(game: Game) -> _Compiled:
 _compiled = per_config(_compile)
 
 
-def reset(game: Game) -> tuple[Arc3State, jax.Array]:
-    """The game before its first action (arcengine's ``NOT_PLAYED``) and its frame.
-    Games are deterministic: there is no key."""
-    return _compiled(game).reset()
+def check_start_level(start_level, game: Game) -> None:
+    """A concrete start level outside the game's levels is a ``ValueError``."""
+    if isinstance(start_level, jax.core.Tracer):
+        return
+    levels = np.asarray(start_level)
+    if levels.size and (levels.min() < 0 or levels.max() >= len(game.levels)):
+        raise ValueError(
+            f"{game.name}: start level {start_level} is not one of its levels "
+            f"0-{len(game.levels) - 1}"
+        )
+
+
+def reset(game: Game, start_level=0) -> tuple[Arc3State, jax.Array]:
+    """The game before its first action (arcengine's ``NOT_PLAYED``) and its frame, on
+    level ``start_level`` (0-based; arcengine's ``set_level`` on a new game). Games are
+    deterministic: there is no key."""
+    check_start_level(start_level, game)
+    return _compiled(game).reset(start_level)
 
 
 def step(state: Arc3State, action: Action, game: Game):
@@ -72,8 +85,10 @@ def step(state: Arc3State, action: Action, game: Game):
     return _compiled(game).step(state, action)
 
 
-def batch_reset(num_envs: int, game: Game):
-    return _compiled(game).batch_reset(num_envs)
+def batch_reset(num_envs: int, game: Game, start_levels=0):
+    """``num_envs`` new games, on ``start_levels`` (one level for all, or one per env)."""
+    check_start_level(start_levels, game)
+    return _compiled(game).batch_reset(num_envs, start_levels)
 
 
 def batch_step(states: Arc3State, actions: Action, game: Game):

@@ -14,7 +14,7 @@ from gridax.envs.arc3.camera import Camera
 from gridax.envs.arc3.drawing import draw_frame, keeps_canvas
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.sprites import SpriteTable, table_columns
-from gridax.envs.arc3.types import NOT_PLAYED, Arc3State, Snapshot
+from gridax.envs.arc3.types import NOT_PLAYED, Arc3State, Snapshot, select
 from gridax.fields import as_dtype
 
 
@@ -75,8 +75,11 @@ def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State
     return state if game.on_set_level is None else game.on_set_level(state, game)
 
 
-def initial_state(game: Game, bank: LevelBank) -> Arc3State:
-    """The game before its first action, on its first level, with its frame shown."""
+def initial_state(game: Game, bank: LevelBank, start_level=0) -> Arc3State:
+    """The game before its first action, with its frame shown: on its first level, or
+    on ``start_level`` as arcengine's ``set_level`` puts a new game there (the first
+    level's ``on_set_level`` has run, no level counts as completed, and a RESET before
+    any action restarts the whole game from the first level)."""
     first = _level_of(bank, 0)
     history = jax.tree.map(
         lambda leaf: jnp.broadcast_to(leaf, (game.undo_depth + 1,) + jnp.shape(leaf)),
@@ -100,5 +103,8 @@ def initial_state(game: Game, bank: LevelBank) -> Arc3State:
         screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
         canvas=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8) if keeps_canvas(game) else None,
     )
-    state, frame = draw_frame(set_level(state, bank, 0, game), game)
+    state = set_level(state, bank, 0, game)
+    start_level = jnp.asarray(start_level, jnp.int32)
+    state = select(start_level > 0, set_level(state, bank, start_level, game), state)
+    state, frame = draw_frame(state, game)
     return eqx.tree_at(lambda s: s.screen, state, frame)

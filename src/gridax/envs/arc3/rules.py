@@ -24,7 +24,7 @@ from jaxtyping import Array, Bool, Int32
 
 from gridax.batching import cond_rare
 from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import collision, maps, sprites
+from gridax.envs.arc3 import collision, maps, official, sprites
 from gridax.envs.arc3.camera import SCREEN, draw_rect, draw_square
 from gridax.envs.arc3.game import Game, Level, Var
 from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite, SpriteTable
@@ -80,6 +80,7 @@ __all__ = [
     "move_camera",
     "next_level",
     "of_kind",
+    "official",
     "place",
     "rarely",
     "recolour",

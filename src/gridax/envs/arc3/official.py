@@ -1,0 +1,141 @@
+"""The level data of ARC Prize's public ARC-AGI-3 games, as extracted from the official
+game files by ``scripts/extract_arc3_levels.py`` into ``data/<game>.json.gz`` (MIT, ARC
+Prize Foundation: ``data/LICENSE``).
+
+A port of a real game (``games/``) builds its :class:`~gridax.envs.arc3.game.Game` from
+:func:`load`: the levels' sprites with their arcengine names as kinds, grid sizes and
+data values, the game's camera, actions and human baselines. Only data is shipped; the
+rules are gridax's own.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from gridax.envs.arc3.game import Level
+from gridax.envs.arc3.sprites import Blocking, Sprite
+
+DATA = resources.files("gridax.envs.arc3") / "data"
+
+
+def _sprite(record: dict) -> Sprite:
+    return Sprite(
+        pixels=tuple(map(tuple, record["pixels"])),
+        kind=record["name"],
+        x=record["x"],
+        y=record["y"],
+        layer=record["layer"],
+        scale=record["scale"],
+        rotation=record["rotation"],
+        mirror_ud=record["mirror_ud"],
+        mirror_lr=record["mirror_lr"],
+        blocking=Blocking[record["blocking"]],
+        visible=record["visible"],
+        collidable=record["collidable"],
+        tags=tuple(record["tags"]),
+    )
+
+
+@dataclass(frozen=True)
+class OfficialLevel:
+    """One level as the official file declares it: sprites in arcengine's list order
+    (their names are their kinds), grid size ``(width, height)``, the level's data values
+    (``Level.get_data``) and name."""
+
+    sprites: tuple[Sprite, ...]
+    grid_size: tuple[int, int] | None
+    data: Mapping[str, Any]
+    name: str
+
+
+@dataclass(frozen=True)
+class OfficialGame:
+    """An official game's data (``load``)."""
+
+    game_id: str
+    version: str
+    source_sha256: str
+    title: str
+    baseline_actions: tuple[int, ...]  # human baseline per level (metadata.json)
+    available_actions: tuple[int, ...]
+    camera: Mapping[str, int]  # as constructed: x, y, width, height, background, letter_box
+    levels: tuple[OfficialLevel, ...]
+    catalogue: Mapping[str, Sprite]  # the module's sprites, by the module's key
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Every sprite name of the levels and the catalogue, sorted: the game's kinds."""
+        names = {s.kind for level in self.levels for s in level.sprites}
+        return tuple(sorted(names | {s.kind for s in self.catalogue.values()}))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        sprites = [s for level in self.levels for s in level.sprites]
+        return tuple(sorted({t for s in [*sprites, *self.catalogue.values()] for t in s.tags}))
+
+    def kind(self, name: str) -> int:
+        """The kind number of sprite name ``name``."""
+        try:
+            return self.kinds.index(name)
+        except ValueError:
+            raise ValueError(f"{self.game_id}: no sprite is named {name!r}") from None
+
+    def game_levels(self, memory: Callable[[int, Mapping], dict] | None = None) -> tuple:
+        """The levels as a :class:`~gridax.envs.arc3.game.Game` takes them;
+        ``memory(number, data)`` gives a level's starting memory from its data values."""
+        return tuple(
+            Level(
+                sprites=level.sprites,
+                grid_size=level.grid_size,
+                memory=memory(number, level.data) if memory else (),
+                name=level.name,
+            )
+            for number, level in enumerate(self.levels)
+        )
+
+    @property
+    def camera_tuple(self) -> tuple[int, int, int, int]:
+        c = self.camera
+        return c["x"], c["y"], c["width"], c["height"]
+
+
+def available() -> tuple[str, ...]:
+    """The ids of the games whose data ships with gridax."""
+    return tuple(
+        sorted(p.name.removesuffix(".json.gz") for p in DATA.iterdir() if p.name.endswith(".gz"))
+    )
+
+
+@functools.cache
+def load(game_id: str) -> OfficialGame:
+    """The data of official game ``game_id`` (``"ls20"``); a ``ValueError`` names the
+    games there are."""
+    path = DATA / f"{game_id}.json.gz"
+    if not path.is_file():
+        raise ValueError(f"no ARC-AGI-3 game data for {game_id!r}; there is {available()}")
+    record = json.loads(gzip.decompress(path.read_bytes()))
+    return OfficialGame(
+        game_id=record["game_id"],
+        version=record["version"],
+        source_sha256=record["source_sha256"],
+        title=record["title"],
+        baseline_actions=tuple(record["baseline_actions"]),
+        available_actions=tuple(record["available_actions"]),
+        camera=record["camera"],
+        levels=tuple(
+            OfficialLevel(
+                sprites=tuple(_sprite(s) for s in level["sprites"]),
+                grid_size=None if level["grid_size"] is None else tuple(level["grid_size"]),
+                data=level["data"],
+                name=level["name"],
+            )
+            for level in record["levels"]
+        ),
+        catalogue={key: _sprite(s) for key, s in record["catalogue"].items()},
+    )
