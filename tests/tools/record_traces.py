@@ -63,12 +63,14 @@ def solving_episode(game) -> list[list[int]]:
     return actions + [[game.available_actions[0], 0, 0], [0, 0, 0]]
 
 
-def random_actions(rng: np.random.Generator, game, count: int, targets=None) -> list[list[int]]:
-    """The game's actions, now and then RESET (5 %); clicks anywhere on the screen, or
-    half of them on ``targets`` (``[k, 2]`` screen pixels) where given."""
+def random_actions(
+    rng: np.random.Generator, game, count: int, targets=None, reset_rate: float = 0.05
+) -> list[list[int]]:
+    """The game's actions, now and then RESET (``reset_rate``); clicks anywhere on the
+    screen, or half of them on ``targets`` (``[k, 2]`` screen pixels) where given."""
     actions = []
     for _ in range(count):
-        action_id = 0 if rng.random() < 0.05 else int(rng.choice(game.available_actions))
+        action_id = 0 if rng.random() < reset_rate else int(rng.choice(game.available_actions))
         x, y = rng.integers(0, 64, 2).tolist() if action_id == CLICK else (0, 0)
         if action_id == CLICK and targets is not None and len(targets) and rng.random() < 0.5:
             x, y = targets[rng.integers(len(targets))].tolist()
@@ -91,16 +93,17 @@ def is_official(name: str) -> bool:
 
 
 def official_episodes(game, seed: int, count: int) -> list[dict]:
-    """Per level, ``count`` random actions from its start (``set_level``); for a game
-    with undo, the undo episode of :func:`random_episodes` (from the first level)."""
+    """Per level, ``count`` random actions from its start (``set_level``); then one long
+    episode from the first level with no RESET (``5 * count`` actions: into the limits
+    on actions that many games have, and their GAME_OVER); for a game with undo, the
+    undo episode of :func:`random_episodes` (from the first level)."""
     rng = np.random.default_rng(seed)
     episodes = [
-        {
-            "start_level": level,
-            "actions": random_actions(rng, game, count, sprite_pixels(game, level)),
-        }
-        for level in range(len(game.levels))
+        {"start_level": n, "actions": random_actions(rng, game, count, sprite_pixels(game, n))}
+        for n in range(len(game.levels))
     ]
+    long = random_actions(rng, game, 5 * count, sprite_pixels(game, 0), reset_rate=0.0)
+    episodes.append({"start_level": 0, "actions": long})
     if UNDO in game.available_actions:
         undoing = random_episodes(game, seed, count)[-1]
         episodes.append({"start_level": 0, "actions": undoing})

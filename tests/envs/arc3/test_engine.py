@@ -196,7 +196,7 @@ def test_live_engine_cases(tmp_path):
 
 
 def test_sprite_declaration_errors_name_the_sprite_and_the_rule():
-    with pytest.raises(ValueError, match="sprite 'wall': pixels must be colours 0-15 or -1"):
+    with pytest.raises(ValueError, match="sprite 'wall': pixels must be colours 0-15, -1"):
         Sprite(((0, 16),), kind="wall")
     with pytest.raises(ValueError, match="sprite 'wall': rotation must be one of"):
         Sprite(((0,),), kind="wall", rotation=45)

@@ -71,6 +71,7 @@ __all__ = [
     "covered",
     "draw_rect",
     "draw_square",
+    "drawn_size",
     "frame_number",
     "lose",
     "maps",
@@ -81,14 +82,19 @@ __all__ = [
     "next_level",
     "of_kind",
     "official",
+    "pixel_cells",
     "place",
     "rarely",
     "recolour",
     "remove",
+    "repaint",
+    "rotate",
+    "set_camera_colours",
     "set_layer",
     "set_memory",
     "set_pixel",
     "set_pixels",
+    "set_rotation",
     "set_visible",
     "slot_of",
     "sprite_at",
@@ -182,10 +188,45 @@ def count(state: Arc3State, kind: int) -> Int32[Array, ""]:
     return jnp.sum(of_kind(state, kind), dtype=jnp.int32)
 
 
-def sprite_at(state: Arc3State, x, y, game: Game, tag: int | None = None):
+def sprite_at(
+    state: Arc3State,
+    x,
+    y,
+    game: Game,
+    tag: int | None = None,
+    ignore_collidable: bool = False,
+    layers=None,
+):
     """The slot of the sprite at world cell ``(x, y)``, or -1 (arcengine's
-    ``get_sprite_at``: highest layer first, collidable sprites only)."""
-    return collision.sprite_at(state.table, x, y, tag, max_downscale=game.max_downscale)
+    ``get_sprite_at``: highest layer first, collidable sprites only unless
+    ``ignore_collidable``). ``layers`` (``[N]``) orders the sprites instead of their
+    layers now: arcengine sorts a level's sprites by layer at its first
+    ``get_sprite_at`` and sorts again only when a sprite is added or removed, so a game
+    that changes layers afterwards is searched in the old order (keep the layers of
+    that first call in memory and pass them here)."""
+    table = state.table
+    if layers is not None:
+        table = eqx.tree_at(lambda t: t.layer, table, jnp.asarray(layers, jnp.int32))
+    return collision.sprite_at(table, x, y, tag, ignore_collidable, game.max_downscale)
+
+
+def drawn_size(state: Arc3State) -> tuple[Int32[Array, " N"], Int32[Array, " N"]]:
+    """``(height, width)`` of every sprite as drawn (rotated, scaled): arcengine's
+    ``Sprite.height`` and ``Sprite.width``."""
+    return sprites.drawn_size(state.table)
+
+
+def pixel_cells(state: Arc3State) -> tuple[Int32[Array, "N P P"], Int32[Array, "N P P"]]:
+    """``(x, y)``: the world cell each source pixel ``[slot, row, col]`` of every sprite
+    is drawn at (its rotation, mirrors and position applied; the top-left cell of its
+    block when scaled up). For games that compare sprites pixel by pixel in the world
+    (what overlaps what), with masks over the source pixels."""
+    table = state.table
+    size = table.pixels.shape[-1]
+    rows = jnp.arange(size, dtype=jnp.int32)[:, None]
+    cols = jnp.arange(size, dtype=jnp.int32)[None, :]
+    drawn_row, drawn_col = jax.vmap(lambda sprite: sprites.drawn_cell(sprite, rows, cols))(table)
+    return drawn_col + table.x[:, None, None], drawn_row + table.y[:, None, None]
 
 
 def covered(state: Arc3State, under: int, over: int) -> jax.Array:
@@ -246,6 +287,25 @@ def set_visible(state: Arc3State, which, visible: Flag, when: Flag = True) -> Ar
 
 def set_layer(state: Arc3State, which, layer, when: Flag = True) -> Arc3State:
     return _write(state, which, when, layer=layer)
+
+
+def set_rotation(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` turned to ``degrees`` clockwise (0, 90, 180, 270; arcengine's
+    ``set_rotation``): they keep their top-left corner, not their centre."""
+    return _write(state, which, when, quarter_turns=(jnp.asarray(degrees) // 90) % 4)
+
+
+def rotate(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` turned ``degrees`` further clockwise (arcengine's ``rotate``)."""
+    turns = state.table.quarter_turns + jnp.asarray(degrees) // 90
+    return _write(state, which, when, quarter_turns=turns % 4)
+
+
+def repaint(state: Arc3State, which, pixels, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` given the pixels ``pixels`` in the table's padded shape
+    (``[P, P]`` for all of them, or ``[N, P, P]``, one per slot), keeping their size:
+    arcengine's ``sprite.pixels = ...`` of a grid of the same shape."""
+    return _write(state, which, when, pixels=pixels)
 
 
 def set_pixel(state: Arc3State, slot, row, col, colour, when: Flag = True) -> Arc3State:
@@ -322,6 +382,18 @@ _COPIED = tuple(
 def move_camera(state: Arc3State, x, y) -> Arc3State:
     """The camera's top-left corner put at world cell ``(x, y)``."""
     return eqx.tree_at(lambda s: (s.camera.x, s.camera.y), state, (x, y))
+
+
+def set_camera_colours(state: Arc3State, background, letterbox, when: Flag = True) -> Arc3State:
+    """The camera's background (cells no sprite covers) and letterbox (the screen
+    around the view) colours (arcengine's ``camera.background`` and
+    ``camera.letter_box``)."""
+    camera = state.camera
+    colours = (
+        jnp.where(when, background, camera.background),
+        jnp.where(when, letterbox, camera.letterbox),
+    )
+    return eqx.tree_at(lambda s: (s.camera.background, s.camera.letterbox), state, colours)
 
 
 # --- batching -------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 
 The semantics are ARC Prize's engine's (`arcengine`, docs/arc3.md):
 
-- pixels are colours 0-15, or -1 for a transparent pixel;
+- pixels are colours 0-15, or -1 for a transparent pixel; other negative values
+  (ARC Prize's games use -2) are not drawn but are solid: arcengine draws pixels ``>= 0``
+  and collides and clicks on pixels ``!= -1``;
 - a sprite is drawn rotated clockwise by ``rotation`` degrees, then mirrored up/down,
   then left/right, then scaled: ``scale`` > 1 repeats each pixel ``scale`` times, ``scale``
   < 0 divides the size by ``1 - scale``, each block becoming its most frequent colour
@@ -30,6 +32,7 @@ from jaxtyping import Array, Bool, Int8, Int32
 from gridax.fields import as_dtype
 
 TRANSPARENT = -1
+INVISIBLE_MIN = -128  # any other negative int8 is an invisible, solid pixel
 NUM_COLOURS = 16
 VALID_ROTATIONS = (0, 90, 180, 270)
 
@@ -67,10 +70,11 @@ class Sprite:
         where = f"sprite {self.kind!r}"
         if rows.ndim != 2 or rows.size == 0:
             raise ValueError(f"{where}: pixels must be a non-empty 2-D grid, got {rows.shape}")
-        if rows.min() < TRANSPARENT or rows.max() >= NUM_COLOURS:
+        if rows.min() < INVISIBLE_MIN or rows.max() >= NUM_COLOURS:
             raise ValueError(
-                f"{where}: pixels must be colours 0-{NUM_COLOURS - 1} or {TRANSPARENT} "
-                f"(transparent), got values {rows.min()}..{rows.max()}"
+                f"{where}: pixels must be colours 0-{NUM_COLOURS - 1}, {TRANSPARENT} "
+                f"(transparent) or down to {INVISIBLE_MIN} (invisible but solid), got values "
+                f"{rows.min()}..{rows.max()}"
             )
         if self.rotation % 360 not in VALID_ROTATIONS:
             raise ValueError(f"{where}: rotation must be one of {VALID_ROTATIONS}: {self.rotation}")
@@ -222,6 +226,23 @@ def _source_pixel(sprite: SpriteTable, row, col):
     size = sprite.pixels.shape[-1]
     flat = jnp.clip(source_row, 0, size - 1) * size + jnp.clip(source_col, 0, size - 1)
     return sprite.pixels.reshape(-1)[flat]
+
+
+def drawn_cell(sprite: SpriteTable, row, col):
+    """``(row, col)`` of the drawn sprite (rotated, mirrored, scaled up: the top-left
+    of its block) where source pixel ``(row, col)`` of ``sprite`` (one row of a table)
+    lands: :func:`_source_pixel`'s inverse. Not for sprites scaled down, whose source
+    pixels share drawn cells."""
+    height, width = sprite.height, sprite.width
+    turned_height, turned_width = _turned_size(sprite)
+    q = sprite.quarter_turns % 4
+    cases = [q == 0, q == 1, q == 2]
+    turned_row = jnp.select(cases, [row, col, height - 1 - row], width - 1 - col)
+    turned_col = jnp.select(cases, [col, height - 1 - row, width - 1 - col], row)
+    turned_row = jnp.where(sprite.mirror_ud, turned_height - 1 - turned_row, turned_row)
+    turned_col = jnp.where(sprite.mirror_lr, turned_width - 1 - turned_col, turned_col)
+    up = jnp.maximum(sprite.scale, 1)
+    return turned_row * up, turned_col * up
 
 
 def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):

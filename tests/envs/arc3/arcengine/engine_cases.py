@@ -1,7 +1,8 @@
 """Random engine cases answered by ARC Prize's own engine (`arcengine`, Python 3.12+).
 
-Prints JSON: for random sprites (pixels with transparency, rotations, mirrors, up- and
-downscaling, layers, blocking and interaction modes) and random cameras, the rendered
+Prints JSON: for random sprites (pixels with transparency and invisible solid pixels,
+rotations, mirrors, up- and downscaling, layers, blocking and interaction modes) and
+random cameras, the rendered
 64x64 frame (rows of hex digits), every pairwise ``collides_with``, ``get_sprite_at`` at
 random cells (with and without a tag), ``try_move`` of random sprites,
 ``display_to_grid`` of random screen pixels and ``Sprite.merge`` of the first sprites
@@ -37,6 +38,8 @@ def random_sprite(rng, index: int) -> dict:
     width = factor * int(rng.integers(1, 7 if factor == 1 else 4))
     pixels = rng.integers(0, 16, (height, width))
     pixels[rng.random((height, width)) < 0.3] = -1
+    if factor == 1:  # invisible but solid pixels (ARC Prize's games use -2; arcengine
+        pixels[rng.random((height, width)) < 0.1] = -2  # cannot scale them down)
     interaction = list(INTERACTION)[int(rng.integers(0, 4))]
     return {
         "pixels": pixels.tolist(),
