@@ -173,6 +173,47 @@ def test_visibility_and_layers_by_slot_or_mask():
     assert int(drawing.draw_frame(rules.place(state, 1, 0, 0), BUILDING)[1][0, 0]) == 7
 
 
+def test_recolour_every_pixel_or_per_slot_colours():
+    """``old`` None paints every pixel but transparent ones (``color_remap(None, c)``);
+    ``old`` and ``new`` given per slot recolour each sprite with its own pair."""
+    state, _ = env.reset(BUILDING)
+    state = rules.set_pixels(state, 0, ((9, -1), (4, 9)))
+    painted = rules.recolour(state, 0, None, 2)
+    np.testing.assert_array_equal(painted.table.pixels[0, :2, :2], [[2, -1], [2, 2]])
+    np.testing.assert_array_equal(painted.table.pixels[1], state.table.pixels[1])
+    # Slot 0 maps 9 -> 5, slot 1 maps 7 -> 1; slot 0's 4 and the unused slots stay.
+    old = jnp.asarray([9, 7, 9, 9])
+    new = jnp.asarray([5, 1, 3, 3])
+    each = rules.recolour(state, jnp.asarray([True, True, False, False]), old, new)
+    np.testing.assert_array_equal(each.table.pixels[0, :2, :2], [[5, -1], [4, 5]])
+    assert int(each.table.pixels[1, 0, 0]) == 1
+
+
+def test_tagged_masks_the_existing_sprites_with_a_tag():
+    tagging = Game(
+        name="Tagging",
+        levels=(
+            Level(
+                (
+                    Sprite(((1,),), "block", tags=("a",)),
+                    Sprite(((2,),), "block", x=1, tags=("a", "b")),
+                    Sprite(((3,),), "spare", x=2, tags=("b",)),
+                ),
+                grid_size=(4, 4),
+            ),
+        ),
+        kinds=KINDS,
+        tags=("a", "b"),
+        rule=lambda state, action, game: rules.complete(state),
+        pixel_size=1,
+        reach=1,
+    )
+    state, _ = env.reset(tagging)
+    np.testing.assert_array_equal(rules.tagged(state, 0), [True, True, False])
+    np.testing.assert_array_equal(rules.tagged(state, 1), [False, True, True])
+    np.testing.assert_array_equal(rules.tagged(rules.remove(state, 1), 1), [False, False, True])
+
+
 # --- animations and rare work ---------------------------------------------------------
 
 STRIDES = np.array([1, 2, 1], np.int32)  # cells moved on frame 0, 1, 2 of an action

@@ -97,6 +97,7 @@ __all__ = [
     "set_rotation",
     "set_visible",
     "slot_of",
+    "tagged",
     "sprite_at",
     "try_move",
     "where",
@@ -176,6 +177,12 @@ def set_memory(state: Arc3State, name: str, value, when: Flag = True) -> Arc3Sta
 def of_kind(state: Arc3State, kind: int) -> Bool[Array, " N"]:
     """The existing sprites of ``kind``, as a mask over the slots."""
     return state.table.exists & (state.table.kind == kind)
+
+
+def tagged(state: Arc3State, tag: int) -> Bool[Array, " N"]:
+    """The existing sprites with tag ``tag`` (its index in ``Game.tags``), as a mask over
+    the slots (arcengine's ``get_sprites_by_tag``)."""
+    return state.table.exists & state.table.tags[:, tag]
 
 
 def slot_of(state: Arc3State, kind: int) -> Int32[Array, ""]:
@@ -330,11 +337,20 @@ def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
     return _write(state, slot, when, pixels=grid, height=height, width=width)
 
 
-def recolour(state: Arc3State, which, old: int, new: int, when: Flag = True) -> Arc3State:
+def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
     """Every pixel of colour ``old`` of sprites ``which`` painted ``new`` (arcengine's
-    ``color_remap``)."""
+    ``color_remap``); ``old`` None paints every pixel that is drawn, ``>= 0`` (its
+    ``color_remap(None, new)``). ``old`` and ``new`` may be one colour per slot (``[N]``:
+    each sprite its own, as a loop of ``color_remap`` calls over sprites)."""
     pixels = state.table.pixels
-    return _write(state, which, when, pixels=jnp.where(pixels == old, jnp.int8(new), pixels))
+
+    def per_slot(colour):  # [N] -> [N, 1, 1], against the pixels [N, P, P]
+        colour = jnp.asarray(colour, jnp.int8)
+        return colour.reshape(colour.shape + (1, 1)) if colour.ndim == 1 else colour
+
+    painted = pixels >= 0 if old is None else pixels == per_slot(old)  # not -1, nor -2
+    new = per_slot(new)
+    return _write(state, which, when, pixels=jnp.where(painted, new, pixels))
 
 
 def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
