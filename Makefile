@@ -39,14 +39,15 @@ parity: $(INSTALLED) $(FORAGAX_VENVS:%=%/.installed) arc3-parity
 	GRIDAX_FORAGAX_0_58_0_PYTHON=.venv-foragax-0.58.0/bin/python \
 	$(BIN)/python -m pytest tests/envs/forage/test_foragax_parity.py
 
-# ARC-AGI-3 games against ARC Prize's engine, live: arcengine needs Python 3.12 or later
-# (PYTHON312 names one), in a virtual environment of its own. tests/envs/arc3.
+# ARC-AGI-3 games against ARC Prize's engine and its scorecard (arc-agi), live: both need
+# Python 3.12 or later (PYTHON312 names one), in a virtual environment of their own.
+# tests/envs/arc3.
 PYTHON312 ?= python3.12
 ARCENGINE_VENV := .venv-arcengine
 
 $(ARCENGINE_VENV)/.installed:
 	$(PYTHON312) -m venv $(ARCENGINE_VENV)
-	$(ARCENGINE_VENV)/bin/python -m pip install --quiet "arcengine==0.9.3"
+	$(ARCENGINE_VENV)/bin/python -m pip install --quiet "arcengine==0.9.3" "arc-agi==0.9.9"
 	touch $@
 
 arc3-parity: $(INSTALLED) $(ARCENGINE_VENV)/.installed
