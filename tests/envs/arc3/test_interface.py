@@ -197,3 +197,69 @@ def test_malformed_levels_are_named_when_the_game_is_built():
         with_sprite(arc3.Sprite(((1,),), "ghost"))
     with pytest.raises(ValueError, match=r"level 0: sprite 'wall' is drawn 13x13; reach is 12"):
         with_sprite(arc3.Sprite(((1,),), "wall", scale=13))
+
+
+def test_start_level_starts_where_the_levels_before_it_lead():
+    """An episode put on level 2 shows what playing levels 0 and 1 through leads to; a
+    RESET before any action restarts the whole game (arcengine's set_level)."""
+    game = GAMES["cn04"]
+    env = gridax.make("Arc3-cn04-v0", start_level=2)
+    state, frame = env.reset(jax.random.key(0))
+    assert int(state.game_state.level) == 2 and int(state.game_state.score) == 0
+    before = [a for moves in game.solutions[:2] for a in as_triples(moves)]
+    reached, *_ = play(gridax.make("Arc3-cn04-v0"), before)
+    np.testing.assert_array_equal(frame, reached.game_state.screen)
+    state, frame, *_ = env.step(state, arc3.Action(arc3.RESET))
+    assert int(state.game_state.level) == 0
+
+
+def test_start_levels_are_drawn_per_episode_from_the_key():
+    env = gridax.make("Arc3-cn04-v0", start_level=(1, 3))
+    states, _ = env.batch_reset(jax.random.split(jax.random.key(0), 64))
+    assert set(np.asarray(states.game_state.level).tolist()) == {1, 3}
+    again, _ = env.batch_reset(jax.random.split(jax.random.key(0), 64))
+    np.testing.assert_array_equal(states.game_state.level, again.game_state.level)
+    anywhere = gridax.make("Arc3-cn04-v0", start_level="random")
+    states, _ = anywhere.batch_reset(jax.random.split(jax.random.key(1), 64))
+    assert set(np.asarray(states.game_state.level).tolist()) == set(range(5))
+
+
+@pytest.mark.parametrize(
+    ("start_level", "message"),
+    [(5, "start_level 5: cn04 has levels 0-4"), ((0, -1), "has levels 0-4"), ("any", "random")],
+)
+def test_bad_start_levels_are_named(start_level, message):
+    with pytest.raises(ValueError, match=message):
+        gridax.make("Arc3-cn04-v0", start_level=start_level)
+
+
+def test_score_is_the_scorecards_best_play():
+    """cn04 won with its reference runs scores as arc_agi's scorecard does (6 baselines
+    for 5 levels: at most 100 * 15 / 21); a RESET that restarts the whole game starts a
+    new play and keeps the best score; a level reset is charged to the level."""
+    env = gridax.make("Arc3-cn04-v0", max_episode_steps=None)
+    game = env.game
+    runs = [as_triples(moves) for moves in game.solutions]
+    _, _, dones, infos = play(env, [a for run in runs for a in run])
+    lengths = np.array([len(run) for run in runs] + [0])
+    expected = arc3.scoring.game_score(lengths, 5, np.asarray(game.baseline_actions))
+    assert dones[-1] and np.isclose(float(infos[-1]["score"]), expected, rtol=1e-6)
+    assert np.isclose(expected, 100 * 15 / 21)
+    metrics = env.episode_metrics(infos[-1], jnp.int32(len(infos)))
+    assert np.isclose(float(metrics["score"]), expected, rtol=1e-6)
+    # Level 0 won, a move and a level reset on level 1, then two RESETs: the second restarts
+    # the game (no action since the level reset), a new play that scores 0 so far.
+    moves = runs[0] + [[1, 0, 0], [0, 0, 0], [0, 0, 0]]
+    state, _, _, infos = play(env, moves)
+    baselines = np.asarray(game.baseline_actions)
+    first = arc3.scoring.game_score(np.array([len(runs[0]), 2, 0, 0, 0, 0]), 1, baselines)
+    assert bool(infos[-1]["full_reset"]) and int(state.play_actions.sum()) == 0
+    assert np.isclose(float(infos[-1]["score"]), first, rtol=1e-6)
+    assert np.isclose(float(infos[-2]["score"]), first, rtol=1e-6)
+
+
+def test_a_ported_game_names_the_version_it_follows():
+    about = gridax.make("Arc3-cn04-v0").metadata
+    assert about["source"] == "cn04-65d47d14" and about["arcengine"] == "0.9.3"
+    assert len(about["source_sha256"]) == 64 and about["baseline_actions"][0] == 16
+    assert "source" not in gridax.make("Arc3-Keys-v0").metadata

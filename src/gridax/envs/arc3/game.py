@@ -106,6 +106,9 @@ class Game:
     on_set_level: Callable | None = field(default=None)
     # A reference solution of each level: action ids (clicks as (6, x, y) triples).
     solutions: tuple[tuple, ...] = ()
+    # The human baseline of each level ARC Prize scores against (a real game's
+    # metadata.json; it may list more levels than the game has: each is scored).
+    baseline_actions: tuple[int, ...] = ()
     # The camera's largest width and height (None: the largest of the levels' grid sizes,
     # or of the first camera for a level without one). A rule that resizes the camera
     # beyond must declare it; the view is drawn in a square this large.

@@ -12,11 +12,21 @@ actions; a finished episode is absorbing. Actions are :class:`~gridax.envs.arc3.
 screen, is a flagged no-op (``info["invalid_action"]``), or an error with
 ``strict=True``.
 
-Scoring (ARC-AGI-3's per-level action counts): ``info["level_actions"]`` counts the
-actions sent while each level was current, RESETs and no-ops included;
-``episode_metrics`` reports them with ``efficiency``, the mean over levels of
-``min(1, reference / actions) ** 2`` for completed levels (0 for the others), where
-``reference`` is the length of the game's reference solution of the level.
+Where an episode starts: ``start_level`` (an :class:`Arc3Config` field, a ``make``
+option): a level number (0-based; arcengine's ``set_level`` on a new game, so a RESET
+before any action still restarts the whole game), a tuple of levels drawn per episode
+with the reset's key, or ``"random"`` for any of the game's levels (curricula).
+
+Scoring: ``info["score"]`` is ARC Prize's score of the episode so far, as arc-agi
+0.9.9's scorecard computes it (:mod:`gridax.envs.arc3.scoring`) with the game's human
+baselines (a ported game's ``metadata.json``; an invented game's reference solutions):
+a play's actions are charged to the level being played (RESETs that restart a level
+included), a RESET that restarts the whole game begins a new play, and the score is the
+best play's. ``info["level_actions"]`` counts the actions sent while each level was
+current, RESETs and no-ops included; ``episode_metrics`` reports both with
+``efficiency``, the mean over levels of ``min(1, reference / actions) ** 2`` for
+completed levels (0 for the others), where ``reference`` is the length of the game's
+reference solution of the level.
 """
 
 from __future__ import annotations
@@ -29,12 +39,12 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Int32, UInt32
+from jaxtyping import Array, Bool, Float32, Int32, UInt32
 
 from gridax import prng, spaces
 from gridax.dispatch import per_config
 from gridax.envs.arc3 import env as functional
-from gridax.envs.arc3 import pictures
+from gridax.envs.arc3 import official, pictures, scoring
 from gridax.envs.arc3.camera import SCREEN
 from gridax.envs.arc3.checks import is_over, is_valid
 from gridax.envs.arc3.game import Game
@@ -58,11 +68,14 @@ class Arc3Config:
         max_episode_steps: actions after which an episode is truncated (None: never).
         strict: raise through ``eqx.error_if`` on an action the game does not offer or a
             click off the screen instead of treating it as a flagged no-op.
+        start_level: where episodes start (module docstring): a level, a tuple of levels
+            to draw from per episode, or ``"random"`` for any level.
     """
 
     game: Game
     max_episode_steps: int | None = 500
     strict: bool = False
+    start_level: int | tuple[int, ...] | str = 0
 
     def __post_init__(self):
         require_type("game", self.game, Game, "an arc3.Game")
@@ -70,6 +83,24 @@ class Arc3Config:
             raise ValueError(
                 f"max_episode_steps must be >= 1 or None; got {self.max_episode_steps}"
             )
+        self.start_levels  # noqa: B018 (a named error for a bad start_level)
+
+    @property
+    def start_levels(self) -> tuple[int, ...]:
+        """The levels an episode may start on."""
+        count = len(self.game.levels)
+        given = self.start_level
+        if isinstance(given, str):
+            if given != "random":
+                raise ValueError(
+                    f'start_level must be a level, a tuple of levels or "random"; got {given!r}'
+                )
+            return tuple(range(count))
+        levels = tuple(given) if isinstance(given, tuple | list) else (given,)
+        bad = [v for v in levels if not isinstance(v, int | np.integer) or not 0 <= v < count]
+        if bad or not levels:
+            raise ValueError(f"start_level {given!r}: {self.game.name} has levels 0-{count - 1}")
+        return tuple(int(v) for v in levels)
 
 
 class Arc3EnvState(eqx.Module):
@@ -81,6 +112,10 @@ class Arc3EnvState(eqx.Module):
     key: UInt32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.uint32))
     steps: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     level_actions: Int32[Array, "*b L"] = eqx.field(converter=as_dtype(jnp.int32))
+    # The scorecard's accounting (module docstring): the play's actions per scored level
+    # (one per baseline), and the best score of the plays before it this episode.
+    play_actions: Int32[Array, "*b B"] = eqx.field(converter=as_dtype(jnp.int32))
+    best_play_score: Float32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.float32))
 
 
 def episode_end(state: Arc3EnvState, config: Arc3Config) -> tuple[Bool[Array, "..."], ...]:
@@ -92,10 +127,34 @@ def episode_end(state: Arc3EnvState, config: Arc3Config) -> tuple[Bool[Array, ".
     return terminated, out_of_steps & ~terminated
 
 
+def baseline_actions(game: Game) -> tuple[int, ...]:
+    """The actions a level is scored against: the game's human baselines, or (an
+    invented game without them) the lengths of its reference solutions."""
+    return game.baseline_actions or tuple(len(moves) for moves in game.solutions)
+
+
+def play_score(state: Arc3EnvState, game: Game) -> Float32[Array, "*b"]:
+    """ARC Prize's score of the play in progress (:mod:`gridax.envs.arc3.scoring`)."""
+    baselines = jnp.asarray(baseline_actions(game), jnp.int32)
+    return scoring.game_score_jax(state.play_actions, state.game_state.score, baselines)
+
+
+def _start_level(key, config: Arc3Config):
+    levels = config.start_levels
+    if len(levels) == 1:
+        return levels[0]
+    return jax.random.choice(key, jnp.asarray(levels, jnp.int32))
+
+
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
-    game_state, frame = functional.reset(config.game)
-    levels = jnp.zeros(len(config.game.levels), jnp.int32)
-    return Arc3EnvState(game_state, prng.key_data(key), jnp.int32(0), levels), frame
+    game = config.game
+    game_state, frame = functional.reset(game, _start_level(key, config))
+    levels = jnp.zeros(len(game.levels), jnp.int32)
+    scored = jnp.zeros(len(baseline_actions(game)), jnp.int32)
+    state = Arc3EnvState(
+        game_state, prng.key_data(key), jnp.int32(0), levels, scored, jnp.float32(0)
+    )
+    return state, frame
 
 
 def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
@@ -107,17 +166,25 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     idle = eqx.tree_at(lambda a: a.id, action, jnp.where(was_finished, NO_ACTION, action.id))
     new_game, frames, info = functional.step(state.game_state, idle, game)
     counted = jnp.where(was_finished, 0, 1)
+    # A RESET that restarts the whole game ends the play: its score is kept if the best,
+    # and the new play starts with no action charged (not even this RESET).
+    new_play = info["full_reset"]
+    best = jnp.maximum(state.best_play_score, jnp.where(new_play, play_score(state, game), 0.0))
+    charged = state.play_actions.at[state.game_state.score].add(counted)  # past the end: dropped
     new = Arc3EnvState(
         new_game,
         state.key,
         state.steps + counted,
         state.level_actions.at[state.game_state.level].add(counted),
+        jnp.where(new_play, 0, charged),
+        best,
     )
     terminated, truncated = episode_end(new, config)
     info = {
         **info,
         "invalid_action": ~valid,
         "level_actions": new.level_actions,
+        "score": jnp.maximum(best, play_score(new, game)),
         "terminated": terminated,
         "truncated": truncated,
     }
@@ -193,6 +260,29 @@ class Arc3Env(Env):
         return episode_end(state, self.config)[1]
 
     @property
+    def metadata(self) -> dict:
+        """What the env is: the game, its levels and actions, the baselines it is scored
+        against, and for a port of ARC Prize's game the version it follows (the official
+        file's id, version and sha256, and the arcengine it is exact against)."""
+        game = self.game
+        about = {
+            "game": game.name,
+            "levels": len(game.levels),
+            "available_actions": list(game.available_actions),
+            "baseline_actions": list(baseline_actions(game)),
+        }
+        if game.name in official.available():
+            data = official.load(game.name)
+            about.update(
+                source=f"{data.game_id}-{data.version}",
+                version=data.version,
+                source_sha256=data.source_sha256,
+                arcengine=data.arcengine,
+                title=data.title,
+            )
+        return about
+
+    @property
     def available_actions(self) -> Bool[Array, " 8"]:
         """Which action ids the game offers (RESET always): a mask for a policy."""
         return self.game.offers(jnp.arange(NUM_ACTIONS))
@@ -211,6 +301,7 @@ class Arc3Env(Env):
         return {
             "levels_completed": info["levels_completed"],
             "won": info["status"] == WIN,
+            "score": info["score"],
             "level_actions": info["level_actions"],
             "efficiency": jnp.mean(jnp.where(completed, ratio, 0.0), axis=-1),
         }
@@ -269,7 +360,7 @@ def registered_ids() -> list[str]:
 
 def make_env(env_id: str, **overrides) -> Arc3Env:
     """The game registered as ``env_id``, with :class:`Arc3Config` fields overridden
-    (``max_episode_steps``, ``strict``)."""
+    (``max_episode_steps``, ``strict``, ``start_level``)."""
     require_known("ARC-AGI-3 id", env_id, IDS)
     options = {field.name for field in dataclasses.fields(Arc3Config)} - {"game"}
     unknown = set(overrides) - options

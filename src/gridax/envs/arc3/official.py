@@ -61,6 +61,7 @@ class OfficialGame:
     game_id: str
     version: str
     source_sha256: str
+    arcengine: str  # the engine version the data was extracted, and the port is exact, under
     title: str
     baseline_actions: tuple[int, ...]  # human baseline per level (metadata.json)
     available_actions: tuple[int, ...]
@@ -124,6 +125,7 @@ def load(game_id: str) -> OfficialGame:
         game_id=record["game_id"],
         version=record["version"],
         source_sha256=record["source_sha256"],
+        arcengine=record["arcengine"],
         title=record["title"],
         baseline_actions=tuple(record["baseline_actions"]),
         available_actions=tuple(record["available_actions"]),

@@ -219,4 +219,5 @@ GAME = Game(
     ui=ui,
     on_set_level=on_set_level,
     solutions=SOLUTIONS,
+    baseline_actions=DATA.baseline_actions,
 )

@@ -344,4 +344,5 @@ GAME = Game(
     letterbox=OFFICIAL.camera["letter_box"],
     ui=ui,
     solutions=SOLUTIONS,
+    baseline_actions=OFFICIAL.baseline_actions,
 )
