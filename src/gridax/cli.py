@@ -61,8 +61,19 @@ def _list(args: argparse.Namespace) -> int:
 def _evaluate(args: argparse.Namespace) -> int:
     from gridax import evaluate
 
+    if args.arc3 is not None:
+        max_steps = args.max_steps or 500
+        return evaluate.arc3_command(
+            args.arc3, args.policy, args.episodes, max_steps, args.seed, args.out
+        )
     return evaluate.evaluate_command(
-        args.tasks, args.policy, args.out, args.format, args.max_steps, args.attempts, args.seed
+        args.tasks,
+        args.policy,
+        args.out,
+        args.format,
+        args.max_steps or 12,
+        args.attempts,
+        args.seed,
     )
 
 
@@ -164,10 +175,23 @@ def main(argv: list[str] | None = None) -> int:
     evaluate = commands.add_parser("evaluate", help="a policy on every test input, ARC Prize score")
     evaluate.add_argument("--tasks", default="arc-agi-1:evaluation", help=tasks_help)
     evaluate.add_argument(
-        "--policy", default="random", help="'random', 'oracle' or 'module:function'"
+        "--policy",
+        default="random",
+        help="'random', 'oracle' (ARC), 'solutions' (ARC-AGI-3: the reference runs) or "
+        "'module:function'",
     )
     evaluate.add_argument("--format", choices=["point", "bbox", "mask"], default="mask")
-    evaluate.add_argument("--max-steps", type=int, default=12, help="steps per attempt")
+    evaluate.add_argument(
+        "--max-steps", type=int, help="steps per attempt (ARC: 12) or episode (ARC-AGI-3: 500)"
+    )
+    evaluate.add_argument(
+        "--arc3",
+        nargs="*",
+        metavar="GAME",
+        help="ARC-AGI-3 games instead of ARC tasks (every port of ARC Prize's games with a "
+        "bare --arc3): per-game and overall ARC Prize scores",
+    )
+    evaluate.add_argument("--episodes", type=int, default=16, help="ARC-AGI-3: per game")
     evaluate.add_argument("--attempts", type=int, default=2, choices=[1, 2])
     evaluate.add_argument("--seed", type=int, default=0)
     evaluate.add_argument("--out", default="out/evaluate", help="folder for the report")

@@ -1,6 +1,7 @@
-"""``gridax evaluate | score``: an ARC policy scored as ARC Prize scores it, and a
-submission file scored. The work is :func:`gridax.envs.arc.evaluate` and
-:func:`gridax.envs.arc.score_submission`; here are the command line's parts: reading the
+"""``gridax evaluate | score``: an ARC policy scored as ARC Prize scores it, a
+submission file scored, and (``evaluate --arc3``) a policy on the ARC-AGI-3 games. The
+work is :func:`gridax.envs.arc.evaluate`, :func:`gridax.envs.arc.score_submission` and
+:mod:`gridax.envs.arc3.evaluation`; here are the command line's parts: reading the
 ``--tasks`` and ``--policy`` specs, the progress bar and the report files.
 """
 
@@ -32,9 +33,15 @@ def policy_from_spec(spec: str, tasks: arc.TaskBank, config: arc.ArcConfig):
         return arc.random_policy(config)
     if spec == "oracle":
         return arc.Oracle(tasks)
+    return imported_policy(spec, "'random', 'oracle'")
+
+
+def imported_policy(spec: str, builtins: str):
+    """The callable ``"module:function"`` names (``builtins``: the other choices, for the
+    error)."""
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
-        raise ValueError(f"--policy is 'random', 'oracle' or 'module:function'; got {spec!r}")
+        raise ValueError(f"--policy is {builtins} or 'module:function'; got {spec!r}")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
@@ -120,4 +127,41 @@ def score_command(submission: str | Path, tasks_spec: str) -> int:
     print(f"{tasks.source}: {score}")
     if score.missing:
         print("missing (scored 0): " + ", ".join(score.missing))
+    return 0
+
+
+def arc3_command(
+    games: list[str], policy_spec: str, episodes: int, max_steps: int, seed: int, out
+) -> int:
+    """``gridax evaluate --arc3 [GAME ...]``: ``policy_spec`` (``"random"``,
+    ``"solutions"`` or ``"module:function"``, a policy ``(obs, key) -> arc3.Action``) on
+    each game (every ported game of ARC Prize's by default); prints per-game and overall
+    ARC Prize scores and writes ``report.json``."""
+    from gridax.envs.arc3 import evaluation
+    from gridax.envs.arc3 import games as arc3_games
+
+    names = games or [module.GAME.name for module in arc3_games.PORTED]
+    unknown = sorted(set(names) - set(arc3_games.GAMES))
+    if unknown:
+        raise ValueError(f"--arc3: unknown games {unknown}; there is {sorted(arc3_games.GAMES)}")
+    builtin = policy_spec in ("random", "solutions")
+    policy = policy_spec if builtin else imported_policy(policy_spec, "'random', 'solutions'")
+    results = []
+    for name in names:
+        results.append(evaluation.evaluate_game(name, policy, episodes, max_steps, seed))
+        print(results[-1])
+    overall = evaluation.overall_score(results)
+    print(f"overall ARC Prize score, policy {policy_spec}: {overall:.2f} over {len(results)} games")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    report = {
+        "policy": policy_spec,
+        "episodes": episodes,
+        "max_steps": max_steps,
+        "seed": seed,
+        "score": overall,
+        "games": [dataclasses.asdict(r) for r in results],
+    }
+    (out / "arc3_report.json").write_text(json.dumps(report, indent=1))
+    print(f"wrote {out / 'arc3_report.json'}")
     return 0

@@ -1,0 +1,134 @@
+"""A policy played on ARC-AGI-3 games and scored as ARC Prize scores it (``gridax evaluate
+--arc3``).
+
+Each game is played ``episodes`` times from its first level, every episode a batch row,
+for at most ``max_steps`` actions (an episode ends when the game is won or lost). An
+episode's score is ARC Prize's score of its best play (:mod:`gridax.envs.arc3.scoring`,
+``info["score"]``); a game's score is the mean over its episodes, and the overall score
+the mean over games, as the scorecard averages its games.
+
+A policy is ``policy(obs, key) -> Action`` for one env (``obs`` the 64x64 frame), vmapped
+over the episodes; :func:`random_policy` draws the game's actions uniformly (clicks
+anywhere on the screen), and :func:`replay_policy` plays a fixed run (the game's
+reference solutions: ``"solutions"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import interface
+from gridax.envs.arc3.camera import SCREEN
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.types import CLICK, Action
+
+Policy = Callable[[jax.Array, jax.Array], Action]
+
+
+def random_policy(game: Game) -> Policy:
+    """One of the game's actions, uniformly (no RESET); clicks anywhere on the screen."""
+    offered = jnp.asarray(game.available_actions, jnp.int32)
+
+    def policy(obs, key):
+        which, x, y = jax.random.split(key, 3)
+        action_id = jax.random.choice(which, offered)
+        click = action_id == CLICK
+        x = jnp.where(click, jax.random.randint(x, (), 0, SCREEN), 0)
+        y = jnp.where(click, jax.random.randint(y, (), 0, SCREEN), 0)
+        return Action(action_id, x, y)
+
+    return policy
+
+
+def solution_actions(game: Game) -> np.ndarray:
+    """The game's reference solutions, level after level, as ``[T, 3]`` (id, x, y)."""
+    moves = [m if isinstance(m, tuple) else (m, 0, 0) for run in game.solutions for m in run]
+    if not moves:
+        raise ValueError(f"{game.name} has no reference solutions to replay")
+    return np.asarray(moves, np.int32)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game's episodes: ARC Prize's score (mean and best over episodes), levels
+    completed (mean), the share won, and actions per episode (mean)."""
+
+    game: str
+    episodes: int
+    score: float
+    best_score: float
+    levels_completed: float
+    won: float
+    actions: float
+
+    def __str__(self) -> str:
+        return (
+            f"{self.game}: score {self.score:.2f} (best {self.best_score:.2f}), "
+            f"levels {self.levels_completed:.2f}, won {self.won:.0%}, "
+            f"{self.actions:.0f} actions per episode ({self.episodes} episodes)"
+        )
+
+
+def _play(env, policy: Policy, episodes: int, max_steps: int, seed: int, script=None):
+    """``(states, info)`` after ``episodes`` episodes of ``max_steps`` (``script``: ``[T,
+    3]`` actions played instead of the policy's, the same in every episode); a finished
+    episode is absorbing, so its last info is its end's."""
+    nothing = Action(*[jnp.zeros(episodes, jnp.int32)] * 3)
+
+    def one_step(carry, t):
+        states, obs, _ = carry
+        if script is None:
+            keys = jax.random.split(jax.random.fold_in(jax.random.key(seed + 1), t), episodes)
+            actions = jax.vmap(policy)(obs, keys)
+        else:
+            actions = Action(*(jnp.broadcast_to(v, (episodes,)) for v in jnp.asarray(script)[t]))
+        states, obs, _, _, info = env.batch_step(states, actions)
+        return (states, obs, info), None
+
+    @jax.jit
+    def rollout(reset_keys):
+        states, obs = env.batch_reset(reset_keys)
+        _, _, _, _, info = env.batch_step(states, nothing)  # the carry's shape only
+        (states, _, info), _ = jax.lax.scan(one_step, (states, obs, info), jnp.arange(max_steps))
+        return states, info
+
+    return rollout(jax.random.split(jax.random.key(seed), episodes))
+
+
+def evaluate_game(
+    name: str,
+    policy: Policy | str = "random",
+    episodes: int = 16,
+    max_steps: int = 500,
+    seed: int = 0,
+) -> GameResult:
+    """``policy`` (a :data:`Policy`, ``"random"`` or ``"solutions"``) on game ``name``."""
+    env = interface.make_env(f"Arc3-{name}-v0", max_episode_steps=max_steps)
+    script = None
+    if policy == "solutions":
+        script = solution_actions(env.game)
+        max_steps = len(script)
+        policy = random_policy(env.game)  # unused: the script is played
+    elif policy == "random":
+        policy = random_policy(env.game)
+    states, info = _play(env, policy, episodes, max_steps, seed, script)
+    score = np.asarray(info["score"], np.float64)
+    return GameResult(
+        game=name,
+        episodes=episodes,
+        score=float(score.mean()),
+        best_score=float(score.max()),
+        levels_completed=float(np.mean(info["levels_completed"])),
+        won=float(np.mean(np.asarray(info["status"]) == interface.WIN)),
+        actions=float(np.mean(states.steps)),
+    )
+
+
+def overall_score(results: Sequence[GameResult]) -> float:
+    """The mean of the games' scores (the scorecard's mean over the games played)."""
+    return float(np.mean([r.score for r in results])) if results else 0.0
