@@ -76,6 +76,43 @@ MOVES = 150  # actions a level allows
 FLASH_FRAMES = 7  # frames after the step of a turn that ends on a hazard
 NUM_SLOTS = max(len(level.sprites) for level in OFFICIAL.levels)
 # Bar pixels for each number of actions left, as the file rounds them (half to even).
+# A winning run of each level (keys as digit strings, clicks as (6, x, y) on a stone to
+# select it or on a wall to give the arrows back to the twins), found by breadth-first
+# search over the twins' and stones' positions (level 3: the stones' pushes first, then
+# the twins') and checked on the official file.
+RUNS = (
+    ("113131111141444",),
+    ("23332224414422222244413",),
+    (
+        (6, 12, 20),
+        "141",
+        (6, 32, 16),
+        "414444222331",
+        (6, 40, 32),
+        "444",
+        (6, 8, 8),
+        "1331114441133331111144442442224",
+    ),
+    (
+        "1",
+        (6, 31, 31),
+        "332",
+        (6, 6, 6),
+        "42244",
+    ),
+    ("331111314414413333111331111144111113333",),
+    (
+        "11",
+        (6, 32, 44),
+        "311311113",
+        (6, 8, 8),
+        "222",
+        (6, 20, 20),
+        "22",
+        (6, 8, 8),
+        "232224444442421111",
+    ),
+)
 BAR = np.asarray([min(round(64 * (left / MOVES)), 64) for left in range(MOVES + 1)], np.int32)
 
 
@@ -276,6 +313,11 @@ def ui(state, frame, game: Game):
     return frame.astype(jnp.int8)
 
 
+def solution(run) -> tuple:
+    """A run's parts as one sequence of actions (digit strings become action ids)."""
+    return tuple(a for part in run for a in (map(int, part) if isinstance(part, str) else [part]))
+
+
 GAME = Game(
     name="m0r0",
     levels=OFFICIAL.game_levels(memory=lambda number, data: {"colours": tuple(data["npwxa"])}),
@@ -293,8 +335,9 @@ GAME = Game(
         "selected": Var(value=-1),  # the selected stone's slot, or -1
         "home_x": Var("int32", (NUM_SLOTS,)),  # each sprite's start, for a fall
         "home_y": Var("int32", (NUM_SLOTS,)),
-        "colours": Var("int32", (2,)),  # the level's two colours (npwxa)
+        "colours": Var("int8", (2,)),  # the level's two colours (npwxa)
     },
     ui=ui,
     on_set_level=start_level,
+    solutions=tuple(solution(run) for run in RUNS),
 )
