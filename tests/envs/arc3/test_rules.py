@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import drawing, env, rules
 from gridax.envs.arc3.rules import (
     ACTION1,
@@ -174,12 +175,14 @@ def test_visibility_and_layers_by_slot_or_mask():
 
 
 def test_recolour_every_pixel_or_per_slot_colours():
-    """``old`` None paints every pixel but transparent ones (``color_remap(None, c)``);
-    ``old`` and ``new`` given per slot recolour each sprite with its own pair."""
+    """``old`` None paints every pixel that is drawn (``color_remap(None, c)``: not -1,
+    nor an invisible -2), in a traced colour too; ``old`` and ``new`` given per slot
+    recolour each sprite with its own pair."""
     state, _ = env.reset(BUILDING)
+    state = rules.set_pixels(state, 0, ((9, -1), (4, -2)))
+    painted = rules.recolour(state, 0, None, jnp.int32(2))
+    np.testing.assert_array_equal(painted.table.pixels[0, :2, :2], [[2, -1], [2, -2]])
     state = rules.set_pixels(state, 0, ((9, -1), (4, 9)))
-    painted = rules.recolour(state, 0, None, 2)
-    np.testing.assert_array_equal(painted.table.pixels[0, :2, :2], [[2, -1], [2, 2]])
     np.testing.assert_array_equal(painted.table.pixels[1], state.table.pixels[1])
     # Slot 0 maps 9 -> 5, slot 1 maps 7 -> 1; slot 0's 4 and the unused slots stay.
     old = jnp.asarray([9, 7, 9, 9])
@@ -212,6 +215,34 @@ def test_tagged_masks_the_existing_sprites_with_a_tag():
     np.testing.assert_array_equal(rules.tagged(state, 0), [True, True, False])
     np.testing.assert_array_equal(rules.tagged(state, 1), [False, True, True])
     np.testing.assert_array_equal(rules.tagged(rules.remove(state, 1), 1), [False, False, True])
+
+
+def test_interaction_modes_by_visibility_and_collidability():
+    """An intangible sprite (visible, not collidable) is drawn but neither collides nor is
+    found at its cell; a removed one (neither) is not drawn either."""
+    state, _ = env.reset(BUILDING)
+    stacked = rules.place(state, 1, 0, 0)  # the spare on the block
+    assert rules.collisions(stacked, 0, BUILDING, size=1).tolist()[:2] == [False, True]
+    ghost = rules.set_collidable(stacked, 1, False)
+    assert not bool(jnp.any(rules.collisions(ghost, 0, BUILDING, size=1)))
+    assert int(rules.sprite_at(ghost, 0, 0, BUILDING)) == 0
+    assert int(drawing.draw_frame(ghost, BUILDING)[1][0, 0]) == 7  # still drawn, on top
+    removed = rules.set_visible(ghost, 1, False)
+    assert int(drawing.draw_frame(removed, BUILDING)[1][0, 0]) == 9
+
+
+def test_screen_cells_name_the_world_cell_under_every_pixel():
+    """An 8x8 view at 8 pixels a cell; a 5x4 one at 12 pixels a cell, letterboxed by 2
+    pixels across and 8 down."""
+    state, _ = env.reset(BUILDING)
+    x, y, column, row, on_view = (np.asarray(a) for a in rules.screen_cells(state))
+    assert (x[10, 17], y[10, 17], column[10, 17], row[10, 17]) == (2, 1, 1, 2)
+    assert on_view.all()
+    small = cam.Camera(1, 0, 5, 4, 5, 0)
+    x, y, column, row, on_view = (np.asarray(a) for a in cam.screen_cells(small))
+    assert not on_view[7, 30] and not on_view[30, 1] and on_view[8, 2]
+    assert (x[8, 2], y[8, 2]) == (1, 0) and (x[55, 61], y[55, 61]) == (5, 3)
+    assert (column[55, 61], row[55, 61]) == (11, 11)
 
 
 # --- animations and rare work ---------------------------------------------------------

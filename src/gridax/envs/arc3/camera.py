@@ -179,6 +179,19 @@ def screen_to_world(camera: Camera, screen_x, screen_y):
     return cell_x + camera.x, cell_y + camera.y, on_view
 
 
+def screen_cells(camera: Camera):
+    """``(x, y, column, row, on_view)``, each ``[64, 64]``: the world cell under every
+    screen pixel, where the pixel lies inside that cell's ``scale`` x ``scale`` square
+    (0 at its top-left), and whether it is on the view (not the letterbox). For UIs that
+    draw over world cells, as arcengine games do from ``grid * scale + offset``."""
+    scale, x_offset, y_offset = scale_and_offset(camera)
+    pixels = jnp.arange(SCREEN, dtype=jnp.int32)
+    dy, dx = (pixels - y_offset)[:, None], (pixels - x_offset)[None, :]
+    dy, dx = jnp.broadcast_to(dy, (SCREEN, SCREEN)), jnp.broadcast_to(dx, (SCREEN, SCREEN))
+    on_view = (dx >= 0) & (dy >= 0) & (dx < camera.width * scale) & (dy < camera.height * scale)
+    return dx // scale + camera.x, dy // scale + camera.y, dx % scale, dy % scale, on_view
+
+
 def draw_rect(screen, x, y, width, height, colour: int, when: bool | jax.Array = True):
     """``screen`` with a ``width`` x ``height`` rectangle of ``colour`` from screen
     ``(x, y)`` where ``when`` (a UI element); the sizes may be traced (a bar that grows).

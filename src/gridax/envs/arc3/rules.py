@@ -66,6 +66,7 @@ __all__ = [
     "arrow_step",
     "bring_back",
     "clicked_cell",
+    "collisions",
     "complete",
     "count",
     "covered",
@@ -86,6 +87,7 @@ __all__ = [
     "place",
     "rarely",
     "recolour",
+    "screen_cells",
     "remove",
     "repaint",
     "rotate",
@@ -93,6 +95,7 @@ __all__ = [
     "set_layer",
     "set_memory",
     "set_pixel",
+    "set_collidable",
     "set_pixels",
     "set_rotation",
     "set_visible",
@@ -159,6 +162,13 @@ def clicked_cell(state: Arc3State, action: Action):
     """``(x, y, on_view)``: the world cell under a click (arcengine's
     ``display_to_grid``; ``on_view`` false where it answers None)."""
     return cam.screen_to_world(state.camera, action.x, action.y)
+
+
+def screen_cells(state: Arc3State):
+    """``(x, y, column, row, on_view)``, each ``[64, 64]``: the world cell under every
+    screen pixel, the pixel's place inside that cell's square (0 to scale - 1) and
+    whether it is on the view, for a UI that draws over world cells."""
+    return cam.screen_cells(state.camera)
 
 
 # --- the game's memory ----------------------------------------------------------------
@@ -276,6 +286,14 @@ def try_move(
     return eqx.tree_at(lambda s: s.table, state, table), hit
 
 
+def collisions(state: Arc3State, slot, game: Game, size: int | None = None) -> Bool[Array, " N"]:
+    """The slots sprite ``slot`` collides with where it stands (arcengine's
+    ``collides_with`` against every sprite of the level), for a rule that moves a sprite
+    and decides itself which collisions stop it. ``size`` as for :func:`try_move`."""
+    reach = game.reach if size is None else size
+    return collision.collisions(state.table, slot, reach, game.max_downscale)
+
+
 def remove(state: Arc3State, which, when: Flag = True) -> Arc3State:
     """Sprites ``which`` taken out of the level (arcengine's ``remove_sprite``); their
     slots keep them, so :func:`bring_back` can put them in again."""
@@ -290,6 +308,12 @@ def bring_back(state: Arc3State, which, when: Flag = True) -> Arc3State:
 def set_visible(state: Arc3State, which, visible: Flag, when: Flag = True) -> Arc3State:
     """Sprites ``which`` shown or hidden (hidden ones still collide if collidable)."""
     return _write(state, which, when, visible=visible)
+
+
+def set_collidable(state: Arc3State, which, collidable: Flag, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` made collidable or not (with :func:`set_visible`, arcengine's
+    interaction modes: ``INTANGIBLE`` is visible only, ``REMOVED`` neither)."""
+    return _write(state, which, when, collidable=collidable)
 
 
 def set_layer(state: Arc3State, which, layer, when: Flag = True) -> Arc3State:

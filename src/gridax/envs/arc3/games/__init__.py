@@ -4,13 +4,24 @@ Six are gridax's own (crumble, explore, glue, keys, lights, push); the others ar
 of ARC Prize's public games (cn04, ft09, ...), frame-exact against the official files,
 with their level data in ``arc3/data`` (``arc3.official``)."""
 
-from gridax.envs.arc3.games import cn04, crumble, explore, ft09, glue, keys, lights, push
+from gridax.envs.arc3.games import cn04, crumble, explore, ft09, glue, keys, lights, m0r0, push
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cn04, ft09)
+PORTED = (cn04, ft09, m0r0)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
 GAMES = {module.GAME.name: module.GAME for module in INVENTED + PORTED}
 
-__all__ = ["GAMES", "cn04", "crumble", "explore", "ft09", "glue", "keys", "lights", "push"]
+__all__ = [
+    "GAMES",
+    "cn04",
+    "crumble",
+    "explore",
+    "ft09",
+    "glue",
+    "keys",
+    "lights",
+    "m0r0",
+    "push",
+]
