@@ -2,12 +2,14 @@
 Prize's own (`arcengine`): sprites, levels, the camera, collisions, the game loop with
 RESET, multi-frame actions, next level, win and lose, undo (docs/arc3.md).
 
-Public submodules: ``rules`` (what a game's rule calls), ``games``, ``pictures`` (PNG
-and GIF of frames), ``search`` (shortest solutions). ``Arc3Env`` is a game behind
-:class:`gridax.Env` (ids ``Arc3-<Game>-v0``).
+Public submodules: ``rules`` (what a game's rule calls), ``games``, ``official`` (the
+level data of ARC Prize's games that ``games`` ports), ``scoring`` (ARC Prize's score),
+``evaluation`` (a policy on the games, scored), ``pictures`` (PNG and GIF of frames),
+``search`` (shortest solutions). ``Arc3Env`` is a game behind :class:`gridax.Env` (ids
+``Arc3-<Game>-v0``).
 """
 
-from gridax.envs.arc3 import games, pictures, rules, search
+from gridax.envs.arc3 import evaluation, games, official, pictures, rules, scoring, search
 from gridax.envs.arc3.camera import Camera
 from gridax.envs.arc3.drawing import draw_frame
 from gridax.envs.arc3.env import batch_reset, batch_step, reset, step
@@ -67,12 +69,15 @@ __all__ = [
     "batch_step",
     "build_table",
     "draw_frame",
+    "evaluation",
     "games",
     "make_env",
+    "official",
     "pictures",
     "registered_ids",
     "reset",
     "rules",
+    "scoring",
     "search",
     "step",
     "to_json",

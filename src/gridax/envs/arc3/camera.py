@@ -31,6 +31,15 @@ class Camera(eqx.Module):
     letterbox: Int8[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int8))
 
 
+def with_colours(camera: Camera, background, letterbox, when=True) -> Camera:
+    """``camera`` with new background and letterbox colours where ``when``."""
+    colours = (
+        jnp.where(when, background, camera.background),
+        jnp.where(when, letterbox, camera.letterbox),
+    )
+    return eqx.tree_at(lambda c: (c.background, c.letterbox), camera, colours)
+
+
 def scale_and_offset(camera: Camera):
     """``(scale, x_offset, y_offset)`` of the view in the 64x64 frame."""
     scale = jnp.minimum(SCREEN // camera.width, SCREEN // camera.height)

@@ -13,12 +13,9 @@ sprite table or the state's fields itself.
 
 from __future__ import annotations
 
-import dataclasses
-
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax import core as jax_core
 from jaxtyping import Array, Bool, Int32
 
@@ -26,8 +23,28 @@ from gridax.batching import cond_rare
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import collision, maps, official, sprites
 from gridax.envs.arc3.camera import SCREEN, draw_rect, draw_square
+from gridax.envs.arc3.changes import (
+    Flag,
+    add,
+    bring_back,
+    collisions,
+    merge,
+    move,
+    place,
+    recolour,
+    remove,
+    repaint,
+    rotate,
+    set_collidable,
+    set_layer,
+    set_pixel,
+    set_pixels,
+    set_rotation,
+    set_visible,
+    try_move,
+)
 from gridax.envs.arc3.game import Game, Level, Var
-from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite, SpriteTable
+from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite
 from gridax.envs.arc3.types import (
     ACTION1,
     ACTION2,
@@ -106,8 +123,6 @@ __all__ = [
     "where",
     "win",
 ]
-
-Flag = bool | jax.Array  # a condition, traced or not
 
 
 # --- the action and the game's progress ----------------------------------------------
@@ -235,15 +250,10 @@ def drawn_size(state: Arc3State) -> tuple[Int32[Array, " N"], Int32[Array, " N"]
 
 def pixel_cells(state: Arc3State) -> tuple[Int32[Array, "N P P"], Int32[Array, "N P P"]]:
     """``(x, y)``: the world cell each source pixel ``[slot, row, col]`` of every sprite
-    is drawn at (its rotation, mirrors and position applied; the top-left cell of its
-    block when scaled up). For games that compare sprites pixel by pixel in the world
-    (what overlaps what), with masks over the source pixels."""
-    table = state.table
-    size = table.pixels.shape[-1]
-    rows = jnp.arange(size, dtype=jnp.int32)[:, None]
-    cols = jnp.arange(size, dtype=jnp.int32)[None, :]
-    drawn_row, drawn_col = jax.vmap(lambda sprite: sprites.drawn_cell(sprite, rows, cols))(table)
-    return drawn_col + table.x[:, None, None], drawn_row + table.y[:, None, None]
+    is drawn at (:func:`gridax.envs.arc3.sprites.world_cells`). For games that compare
+    sprites pixel by pixel in the world (what overlaps what), with masks over the source
+    pixels."""
+    return sprites.world_cells(state.table)
 
 
 def covered(state: Arc3State, under: int, over: int) -> jax.Array:
@@ -254,133 +264,7 @@ def covered(state: Arc3State, under: int, over: int) -> jax.Array:
     return jnp.all(jnp.any(same_cell & overs[None, :], axis=1) | ~unders)
 
 
-# --- changing sprites -----------------------------------------------------------------
-
-
-def _write(state: Arc3State, which, when: Flag = True, **columns) -> Arc3State:
-    return eqx.tree_at(lambda s: s.table, state, sprites.write(state.table, which, when, **columns))
-
-
-def move(state: Arc3State, which, dx, dy, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` moved by ``(dx, dy)`` cells, through anything (arcengine's
-    ``Sprite.move``)."""
-    table = state.table
-    return _write(state, which, when, x=table.x + dx, y=table.y + dy)
-
-
-def place(state: Arc3State, which, x, y, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` put at world cell ``(x, y)`` (arcengine's ``set_position``)."""
-    return _write(state, which, when, x=x, y=y)
-
-
-def try_move(
-    state: Arc3State, slot, dx, dy, game: Game, size: int | None = None
-) -> tuple[Arc3State, Bool[Array, " N"]]:
-    """Moves sprite ``slot`` unless it would collide: ``(state, hit)`` (``hit``: the
-    slots it would collide with). ``size`` (static) bounds the moving sprite's drawn
-    width and height when the game knows it smaller than ``game.reach`` (a 1x1 player):
-    the collision test reads ``size`` squared cells of every sprite instead of
-    ``reach`` squared. A sprite drawn larger than ``size`` would miss collisions."""
-    reach = game.reach if size is None else size
-    table, hit = collision.try_move(state.table, slot, dx, dy, reach, game.max_downscale)
-    return eqx.tree_at(lambda s: s.table, state, table), hit
-
-
-def collisions(state: Arc3State, slot, game: Game, size: int | None = None) -> Bool[Array, " N"]:
-    """The slots sprite ``slot`` collides with where it stands (arcengine's
-    ``collides_with`` against every sprite of the level), for a rule that moves a sprite
-    and decides itself which collisions stop it. ``size`` as for :func:`try_move`."""
-    reach = game.reach if size is None else size
-    return collision.collisions(state.table, slot, reach, game.max_downscale)
-
-
-def remove(state: Arc3State, which, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` taken out of the level (arcengine's ``remove_sprite``); their
-    slots keep them, so :func:`bring_back` can put them in again."""
-    return _write(state, which, when, exists=False)
-
-
-def bring_back(state: Arc3State, which, when: Flag = True) -> Arc3State:
-    """Removed sprites ``which`` in the level again, as they were."""
-    return _write(state, which, when, exists=True)
-
-
-def set_visible(state: Arc3State, which, visible: Flag, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` shown or hidden (hidden ones still collide if collidable)."""
-    return _write(state, which, when, visible=visible)
-
-
-def set_collidable(state: Arc3State, which, collidable: Flag, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` made collidable or not (with :func:`set_visible`, arcengine's
-    interaction modes: ``INTANGIBLE`` is visible only, ``REMOVED`` neither)."""
-    return _write(state, which, when, collidable=collidable)
-
-
-def set_layer(state: Arc3State, which, layer, when: Flag = True) -> Arc3State:
-    return _write(state, which, when, layer=layer)
-
-
-def set_rotation(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` turned to ``degrees`` clockwise (0, 90, 180, 270; arcengine's
-    ``set_rotation``): they keep their top-left corner, not their centre."""
-    return _write(state, which, when, quarter_turns=(jnp.asarray(degrees) // 90) % 4)
-
-
-def rotate(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` turned ``degrees`` further clockwise (arcengine's ``rotate``)."""
-    turns = state.table.quarter_turns + jnp.asarray(degrees) // 90
-    return _write(state, which, when, quarter_turns=turns % 4)
-
-
-def repaint(state: Arc3State, which, pixels, when: Flag = True) -> Arc3State:
-    """Sprites ``which`` given the pixels ``pixels`` in the table's padded shape
-    (``[P, P]`` for all of them, or ``[N, P, P]``, one per slot), keeping their size:
-    arcengine's ``sprite.pixels = ...`` of a grid of the same shape."""
-    return _write(state, which, when, pixels=pixels)
-
-
-def set_pixel(state: Arc3State, slot, row, col, colour, when: Flag = True) -> Arc3State:
-    """Pixel ``(row, col)`` of sprite ``slot`` set to ``colour`` (where ``when``);
-    ``slot`` may be a vector of slots, each with its own ``colour``."""
-    pixels = state.table.pixels
-    new = jnp.where(when, jnp.asarray(colour, jnp.int8), pixels[slot, row, col])
-    return eqx.tree_at(lambda s: s.table.pixels, state, pixels.at[slot, row, col].set(new))
-
-
-def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
-    """Sprite ``slot`` given new pixels (a grid of static shape, at most
-    ``Game.pixel_size`` on a side; arcengine's ``set_pixels``): its height and width
-    become the grid's."""
-    height, width = np.shape(pixels)  # static
-    size = state.table.pixels.shape[-1]
-    grid = jnp.pad(
-        jnp.asarray(pixels, jnp.int8),
-        ((0, size - height), (0, size - width)),
-        constant_values=TRANSPARENT,
-    )
-    return _write(state, slot, when, pixels=grid, height=height, width=width)
-
-
-def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
-    """Every pixel of colour ``old`` of sprites ``which`` painted ``new`` (arcengine's
-    ``color_remap``); ``old`` None paints every pixel that is drawn, ``>= 0`` (its
-    ``color_remap(None, new)``). ``old`` and ``new`` may be one colour per slot (``[N]``:
-    each sprite its own, as a loop of ``color_remap`` calls over sprites)."""
-    pixels = state.table.pixels
-
-    def per_slot(colour):  # [N] -> [N, 1, 1], against the pixels [N, P, P]
-        colour = jnp.asarray(colour, jnp.int8)
-        return colour.reshape(colour.shape + (1, 1)) if colour.ndim == 1 else colour
-
-    painted = pixels >= 0 if old is None else pixels == per_slot(old)  # not -1, nor -2
-    new = per_slot(new)
-    return _write(state, which, when, pixels=jnp.where(painted, new, pixels))
-
-
-def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
-    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.sprites.merge`)."""
-    table = sprites.merge(state.table, a, b, game.max_downscale)
-    return eqx.tree_at(lambda s: s.table, state, table)
+# --- changing sprites (gridax.envs.arc3.changes) ---------------------------------------
 
 
 def merge_all(state: Arc3State, into, which: Bool[Array, " N"], game: Game) -> Arc3State:
@@ -396,26 +280,6 @@ def merge_all(state: Arc3State, into, which: Bool[Array, " N"], game: Game) -> A
     return rarely(jnp.any(which), merge_each, state, into, which)
 
 
-def add(state: Arc3State, like, x, y, when: Flag = True) -> tuple[Arc3State, Int32[Array, ""]]:
-    """A copy of sprite ``like`` added at ``(x, y)`` (arcengine's ``add_sprite`` of a
-    clone, last in sprite order) in the first slot no sprite of the level has used:
-    ``(state, slot)``, ``slot`` -1 where none is free (nothing is added) or not
-    ``when``. Declare ``Game.num_slots`` for the most sprites a level can hold."""
-    table = state.table
-    free = table.height == 0  # slots a level declares no sprite in, nor a rule adds to
-    slot = jnp.where(jnp.any(free) & when, jnp.argmax(free), -1).astype(jnp.int32)
-    columns = {name: getattr(table, name)[like] for name in _COPIED}
-    order = jnp.max(table.order) + 1
-    state = _write(state, slot, True, **columns, x=x, y=y, order=order, exists=True)
-    return state, slot
-
-
-# Every column of a sprite but its place, its order and whether it exists.
-_COPIED = tuple(
-    f.name for f in dataclasses.fields(SpriteTable) if f.name not in {"x", "y", "order", "exists"}
-)
-
-
 # --- the camera -----------------------------------------------------------------------
 
 
@@ -426,14 +290,9 @@ def move_camera(state: Arc3State, x, y) -> Arc3State:
 
 def set_camera_colours(state: Arc3State, background, letterbox, when: Flag = True) -> Arc3State:
     """The camera's background (cells no sprite covers) and letterbox (the screen
-    around the view) colours (arcengine's ``camera.background`` and
-    ``camera.letter_box``)."""
-    camera = state.camera
-    colours = (
-        jnp.where(when, background, camera.background),
-        jnp.where(when, letterbox, camera.letterbox),
-    )
-    return eqx.tree_at(lambda s: (s.camera.background, s.camera.letterbox), state, colours)
+    around the view) colours (arcengine's ``camera.background`` and ``letter_box``)."""
+    camera = cam.with_colours(state.camera, background, letterbox, when)
+    return eqx.tree_at(lambda s: s.camera, state, camera)
 
 
 # --- batching -------------------------------------------------------------------------

@@ -245,6 +245,16 @@ def drawn_cell(sprite: SpriteTable, row, col):
     return turned_row * up, turned_col * up
 
 
+def world_cells(table: SpriteTable) -> tuple[Int32[Array, "N P P"], Int32[Array, "N P P"]]:
+    """``(x, y)``: the world cell each source pixel ``[slot, row, col]`` of every sprite
+    of ``table`` is drawn at (:func:`drawn_cell` from the sprite's position)."""
+    size = table.pixels.shape[-1]
+    rows = jnp.arange(size, dtype=jnp.int32)[:, None]
+    cols = jnp.arange(size, dtype=jnp.int32)[None, :]
+    drawn_row, drawn_col = jax.vmap(lambda sprite: drawn_cell(sprite, rows, cols))(table)
+    return drawn_col + table.x[:, None, None], drawn_row + table.y[:, None, None]
+
+
 def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
     """arcengine's downscaling of one block: transparent if more of it is transparent
     than not, else its most frequent colour (ties to the highest)."""

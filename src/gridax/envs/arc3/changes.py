@@ -1,0 +1,167 @@
+"""How a rule changes sprites (re-exported by :mod:`gridax.envs.arc3.rules`, which games
+import): arcengine's sprite setters, ``try_move``, ``Sprite.merge`` and ``add_sprite``
+on one env's :class:`Arc3State`. A sprite is named by its slot or, for functions that take
+``which``, by a mask over the slots; conditions (``when``) may be traced."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Bool, Int32
+
+from gridax.envs.arc3 import collision, sprites
+from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.sprites import TRANSPARENT, SpriteTable
+from gridax.envs.arc3.types import Arc3State
+
+Flag = bool | jax.Array  # a condition, traced or not
+
+
+def _write(state: Arc3State, which, when: Flag = True, **columns) -> Arc3State:
+    return eqx.tree_at(lambda s: s.table, state, sprites.write(state.table, which, when, **columns))
+
+
+def move(state: Arc3State, which, dx, dy, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` moved by ``(dx, dy)`` cells, through anything (arcengine's
+    ``Sprite.move``)."""
+    table = state.table
+    return _write(state, which, when, x=table.x + dx, y=table.y + dy)
+
+
+def place(state: Arc3State, which, x, y, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` put at world cell ``(x, y)`` (arcengine's ``set_position``)."""
+    return _write(state, which, when, x=x, y=y)
+
+
+def try_move(
+    state: Arc3State, slot, dx, dy, game: Game, size: int | None = None
+) -> tuple[Arc3State, Bool[Array, " N"]]:
+    """Moves sprite ``slot`` unless it would collide: ``(state, hit)`` (``hit``: the
+    slots it would collide with). ``size`` (static) bounds the moving sprite's drawn
+    width and height when the game knows it smaller than ``game.reach`` (a 1x1 player):
+    the collision test reads ``size`` squared cells of every sprite instead of
+    ``reach`` squared. A sprite drawn larger than ``size`` would miss collisions."""
+    reach = game.reach if size is None else size
+    table, hit = collision.try_move(state.table, slot, dx, dy, reach, game.max_downscale)
+    return eqx.tree_at(lambda s: s.table, state, table), hit
+
+
+def collisions(state: Arc3State, slot, game: Game, size: int | None = None) -> Bool[Array, " N"]:
+    """The slots sprite ``slot`` collides with where it stands (arcengine's
+    ``collides_with`` against every sprite of the level), for a rule that moves a sprite
+    and decides itself which collisions stop it. ``size`` as for :func:`try_move`."""
+    reach = game.reach if size is None else size
+    return collision.collisions(state.table, slot, reach, game.max_downscale)
+
+
+def remove(state: Arc3State, which, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` taken out of the level (arcengine's ``remove_sprite``); their
+    slots keep them, so :func:`bring_back` can put them in again."""
+    return _write(state, which, when, exists=False)
+
+
+def bring_back(state: Arc3State, which, when: Flag = True) -> Arc3State:
+    """Removed sprites ``which`` in the level again, as they were."""
+    return _write(state, which, when, exists=True)
+
+
+def set_visible(state: Arc3State, which, visible: Flag, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` shown or hidden (hidden ones still collide if collidable)."""
+    return _write(state, which, when, visible=visible)
+
+
+def set_collidable(state: Arc3State, which, collidable: Flag, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` made collidable or not (with :func:`set_visible`, arcengine's
+    interaction modes: ``INTANGIBLE`` is visible only, ``REMOVED`` neither)."""
+    return _write(state, which, when, collidable=collidable)
+
+
+def set_layer(state: Arc3State, which, layer, when: Flag = True) -> Arc3State:
+    return _write(state, which, when, layer=layer)
+
+
+def set_rotation(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` turned to ``degrees`` clockwise (0, 90, 180, 270; arcengine's
+    ``set_rotation``): they keep their top-left corner, not their centre."""
+    return _write(state, which, when, quarter_turns=(jnp.asarray(degrees) // 90) % 4)
+
+
+def rotate(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` turned ``degrees`` further clockwise (arcengine's ``rotate``)."""
+    turns = state.table.quarter_turns + jnp.asarray(degrees) // 90
+    return _write(state, which, when, quarter_turns=turns % 4)
+
+
+def repaint(state: Arc3State, which, pixels, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` given the pixels ``pixels`` in the table's padded shape
+    (``[P, P]`` for all of them, or ``[N, P, P]``, one per slot), keeping their size:
+    arcengine's ``sprite.pixels = ...`` of a grid of the same shape."""
+    return _write(state, which, when, pixels=pixels)
+
+
+def set_pixel(state: Arc3State, slot, row, col, colour, when: Flag = True) -> Arc3State:
+    """Pixel ``(row, col)`` of sprite ``slot`` set to ``colour`` (where ``when``);
+    ``slot`` may be a vector of slots, each with its own ``colour``."""
+    pixels = state.table.pixels
+    new = jnp.where(when, jnp.asarray(colour, jnp.int8), pixels[slot, row, col])
+    return eqx.tree_at(lambda s: s.table.pixels, state, pixels.at[slot, row, col].set(new))
+
+
+def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
+    """Sprite ``slot`` given new pixels (a grid of static shape, at most
+    ``Game.pixel_size`` on a side; arcengine's ``set_pixels``): its height and width
+    become the grid's."""
+    height, width = np.shape(pixels)  # static
+    size = state.table.pixels.shape[-1]
+    grid = jnp.pad(
+        jnp.asarray(pixels, jnp.int8),
+        ((0, size - height), (0, size - width)),
+        constant_values=TRANSPARENT,
+    )
+    return _write(state, slot, when, pixels=grid, height=height, width=width)
+
+
+def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
+    """Every pixel of colour ``old`` of sprites ``which`` painted ``new`` (arcengine's
+    ``color_remap``); ``old`` None paints every pixel that is drawn, ``>= 0`` (its
+    ``color_remap(None, new)``). ``old`` and ``new`` may be one colour per slot (``[N]``:
+    each sprite its own, as a loop of ``color_remap`` calls over sprites)."""
+    pixels = state.table.pixels
+
+    def per_slot(colour):  # [N] -> [N, 1, 1], against the pixels [N, P, P]
+        colour = jnp.asarray(colour, jnp.int8)
+        return colour.reshape(colour.shape + (1, 1)) if colour.ndim == 1 else colour
+
+    painted = pixels >= 0 if old is None else pixels == per_slot(old)  # not -1, nor -2
+    new = per_slot(new)
+    return _write(state, which, when, pixels=jnp.where(painted, new, pixels))
+
+
+def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
+    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.sprites.merge`)."""
+    table = sprites.merge(state.table, a, b, game.max_downscale)
+    return eqx.tree_at(lambda s: s.table, state, table)
+
+
+def add(state: Arc3State, like, x, y, when: Flag = True) -> tuple[Arc3State, Int32[Array, ""]]:
+    """A copy of sprite ``like`` added at ``(x, y)`` (arcengine's ``add_sprite`` of a
+    clone, last in sprite order) in the first slot no sprite of the level has used:
+    ``(state, slot)``, ``slot`` -1 where none is free (nothing is added) or not
+    ``when``. Declare ``Game.num_slots`` for the most sprites a level can hold."""
+    table = state.table
+    free = table.height == 0  # slots a level declares no sprite in, nor a rule adds to
+    slot = jnp.where(jnp.any(free) & when, jnp.argmax(free), -1).astype(jnp.int32)
+    columns = {name: getattr(table, name)[like] for name in _COPIED}
+    order = jnp.max(table.order) + 1
+    state = _write(state, slot, True, **columns, x=x, y=y, order=order, exists=True)
+    return state, slot
+
+
+# Every column of a sprite but its place, its order and whether it exists.
+_COPIED = tuple(
+    f.name for f in dataclasses.fields(SpriteTable) if f.name not in {"x", "y", "order", "exists"}
+)
