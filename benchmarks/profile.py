@@ -7,18 +7,26 @@ forage: random, move, collect, center, regrow, respawn, expire, biomes, observe,
 arc3: level_reset, undo, rule, render) using the
 compiled HLO's metadata, and prints milliseconds per batch step for each part.
 
+``--timing`` (arc3 only) needs no profiler: it times the batched step of a game (any,
+gridax's own or ported, by name or id: ``Keys``, ``cn04``, ``Arc3-ft09-v0``) whole,
+without rendering, and without RESETs, beside the frames roofline, in turns in one
+process (:func:`arc3_timing`); the differences are what rendering and level resets cost.
+
     python benchmarks/profile.py --env arc --format point --num-envs 1024 --steps 50
     python benchmarks/profile.py --env forage --id ForagaxBig-v5 --num-envs 1024
     python benchmarks/profile.py --env arc3 --id Keys --num-envs 1024
+    python benchmarks/profile.py --env arc3 --id cn04 --num-envs 1024 --timing
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import gzip
 import json
 import re
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -97,10 +105,92 @@ def arc3_rollout(name: str, num_envs: int, num_steps: int):
     from gridax.bench import arc3 as arc3_bench
     from gridax.envs import arc3
 
-    game = arc3.games.GAMES[name]
+    game = arc3.games.GAMES[arc3_bench.game_named(name)]
     states, _ = arc3.batch_reset(num_envs, game)
     actions = arc3_bench.draw_actions(game, num_steps, num_envs)
     return arc3_bench.make_arc3_rollout(game, num_steps), states, actions
+
+
+@contextlib.contextmanager
+def frames_not_drawn():
+    """The game loop with its drawing replaced by the last frame shown, while a rollout
+    is traced: what is left is the step without rendering (its frames are wrong; only
+    its time counts)."""
+    from gridax.envs.arc3 import loop
+
+    def shown(*args):
+        state = args[-2]  # draw_frame(state, game), redraw(before, state, game)
+        return state, state.screen
+
+    saved = loop.draw_frame, loop.redraw
+    loop.draw_frame = loop.redraw = shown
+    try:
+        yield
+    finally:
+        loop.draw_frame, loop.redraw = saved
+
+
+def traced_arc3_rollout(game, num_steps: int):
+    """:func:`gridax.bench.arc3.make_arc3_rollout` traced afresh (not through the game's
+    cached jitted step), so that :func:`frames_not_drawn` reaches it."""
+    from gridax.bench.rollout import make_scan_rollout
+    from gridax.envs.arc3 import levels, loop
+
+    with jax.ensure_compile_time_eval():
+        bank = levels.build_bank(game)
+    step_one = jax.vmap(lambda state, action: loop.perform_action(state, action, game, bank))
+
+    def step(states, actions):
+        states, frames, info = step_one(states, actions)
+        return states, (frames, info["levels_completed"])
+
+    return make_scan_rollout(step, num_steps)
+
+
+def arc3_timing(name: str, num_envs: int, num_steps: int, repeats: int = 7) -> dict:
+    """Milliseconds per batch step of game ``name``: the bench's step, the same without
+    rendering, without RESETs (each replaced by the game's first action), and the frames
+    roofline; compiled, then timed in turns, ``repeats`` rounds, medians."""
+    from gridax.bench import arc3 as arc3_bench
+    from gridax.bench.timing import compile_scan, time_in_turns
+    from gridax.envs import arc3
+
+    name = arc3_bench.game_named(name)
+    game = arc3.games.GAMES[name]
+    states, _ = arc3.batch_reset(num_envs, game)
+    actions = arc3_bench.draw_actions(game, num_steps, num_envs)
+    first = game.available_actions[0]
+    no_reset = arc3.Action(
+        jax.numpy.where(actions.id == arc3.RESET, first, actions.id), actions.x, actions.y
+    )
+    rollout = traced_arc3_rollout(game, num_steps)
+    benchmarks = {"step": compile_scan("arc3", name, rollout, states, actions, num_steps)}
+    with frames_not_drawn():
+        undrawn = traced_arc3_rollout(game, num_steps)
+        benchmarks["step, no render"] = compile_scan(
+            "arc3", name, undrawn, states, actions, num_steps
+        )
+    benchmarks["step, no RESET"] = compile_scan("arc3", name, rollout, states, no_reset, num_steps)
+    benchmarks["frames roofline"] = bench.frames_roofline(game.max_frames, num_envs, num_steps)
+    timings = time_in_turns([b.run for b in benchmarks.values()], repeats)
+    columns = zip(*timings, strict=True)
+    return {
+        label: (1e3 * statistics.median(seconds) / num_steps, b.compile_seconds)
+        for (label, b), seconds in zip(benchmarks.items(), columns, strict=True)
+    }
+
+
+def print_arc3_timing(name: str, num_envs: int, num_steps: int) -> None:
+    from gridax.bench import arc3 as arc3_bench
+
+    name = arc3_bench.game_named(name)
+    times = arc3_timing(name, num_envs, num_steps)
+    whole = times["step"][0]
+    print(f"arc3 {name}, {num_envs} envs: ms per batch step (median of 7, timed in turns)")
+    for label, (ms, seconds) in times.items():
+        print(f"  {label:<26} {ms:8.3f} ms {100 * ms / whole:6.1f} %   compile {seconds:.1f} s")
+    print(f"  {'render (step - no render)':<26} {whole - times['step, no render'][0]:8.3f} ms")
+    print(f"  {'RESETs (step - no RESET)':<26} {whole - times['step, no RESET'][0]:8.3f} ms")
 
 
 def profile(jitted, states, inputs, num_steps: int, top: int = 10):
@@ -134,7 +224,15 @@ def main() -> None:
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--top", type=int, default=10, help="how many single kernels to list")
+    parser.add_argument(
+        "--timing", action="store_true", help="arc3: step, no render, no RESET (no profiler)"
+    )
     args = parser.parse_args()
+    if args.timing:
+        if args.env != "arc3":
+            parser.error("--timing is for --env arc3")
+        print_arc3_timing(args.id, args.num_envs, args.steps)
+        return
     if args.env == "arc":
         jitted, states, inputs = arc_rollout(args.format, args.num_envs, args.steps)
         what = f"arc {args.format}"

@@ -130,3 +130,33 @@ def test_bench_arc3_games(tmp_path, monkeypatch, capsys):
     # One round: the fraction is that round's ratio.
     ratio = game["steps_per_second"] / roofline["steps_per_second"]
     assert game["roofline_fraction"] == pytest.approx(ratio)
+
+
+def test_bench_arc3_ported_game(tmp_path, monkeypatch, capsys):
+    """``--arc3`` on a port of an ARC Prize game (tiny sizes): its row beside the
+    roofline and, where arcengine and ARC Prize's files are here, arcengine playing the
+    official file in the same run (its reason printed otherwise); the summary says
+    whether the game meets the target."""
+    from gridax.bench import arc3 as arc3_bench
+
+    monkeypatch.setattr(arc3_bench, "ARCENGINE_MIN_STEPS", 50)  # the row, not the figure
+    args = ["bench", "--arc3", "Arc3-cn04-v0", "--num-envs", "1", "--steps", "1"]
+    args += ["--repeats", "1", "--out", str(tmp_path), "--compile-cache", "off"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    bench = json.loads((tmp_path / "arc3.json").read_text())
+    rows = [(r["env"], r["variant"], r["num_envs"]) for r in bench["rows"]]
+    assert rows[:2] == [("roofline", "2 frames", 1), ("arc3", "cn04", 1)]
+    assert "meets target" in out and "target: at 1,024 envs" in out
+    reason = arc3_bench.missing_reference("cn04", arc3_bench.arcengine_python())
+    if reason:
+        assert f"arcengine: no row for cn04: {reason}" in out and len(rows) == 2
+        pytest.skip(f"the official timing: {reason}")
+    assert rows[2] == ("arcengine", "cn04", 1)
+    assert "arcengine plays cn04: ARC Prize's cn04.py, version 65d47d14" in out
+    assert bench["metadata"]["arcengine"]["cn04"].startswith("ARC Prize's cn04.py")
+
+
+def test_bench_arc3_unknown_game_is_bad_input(capsys):
+    assert cli.main(["bench", "--arc3", "nope", "--compile-cache", "off"]) == 2
+    assert "gridax bench: no ARC-AGI-3 game 'nope'" in capsys.readouterr().err

@@ -31,7 +31,7 @@ def _bench(args: argparse.Namespace) -> int:
         steps=args.steps,
         repeats=args.repeats,
         compare=args.compare,
-        arc3=tuple(run.ARC3_GAMES if args.arc3 == [] else args.arc3 or ()),
+        arc3=tuple(run.arc3_game_names() if args.arc3 == [] else args.arc3 or ()),
         per_call=tuple(args.per_call),
         out=args.out,
         compile_cache=str(cache) if cache else "off",
@@ -135,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         metavar="GAME",
         help="only ARC-AGI-3 games (all with a bare --arc3), each beside arcengine playing it "
-        "from Python ($GRIDAX_ARCENGINE_PYTHON or .venv-arcengine: make arc3-parity)",
+        "from Python ($GRIDAX_ARCENGINE_PYTHON or .venv-arcengine: make arc3-parity): ARC "
+        "Prize's own file for a ported game (cn04, ft09, ...; $GRIDAX_ARC3_REFERENCE), and "
+        "whether each meets the target at 1,024 envs",
     )
     bench.add_argument(
         "--platform",

@@ -11,7 +11,7 @@ module          measures
 ``roofline``    the rooflines (ARC, ARC-AGI-3 frames) and the fraction of them
 ``arc``         ARC rollouts per action format: scan, Python loop, sharded
 ``forage``      forage rollouts of random moves
-``arc3``        ARC-AGI-3 games, and arcengine playing them from Python
+``arc3``        ARC-AGI-3 games beside arcengine (ports: ARC Prize's files)
 ``autoreset``   ``AutoReset`` strategies against plain ``batch_step``
 ``compare``     JaxARC, ARCLE and Foragax on the same actions (extra ``compare``)
 ``percall``     one call from Python beside a plain ``jax.jit`` and the floor

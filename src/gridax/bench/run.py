@@ -13,9 +13,8 @@ from gridax.bench.autoreset import AUTORESET_MODES
 
 # The forage worlds with speed targets (docs/forage.md, benchmarks/RESULTS.md).
 FORAGE_IDS = ("ForagaxDiwali-v5", "ForagaxBig-v5")
-ARC3_GAMES = ("Crumble", "Explore", "Glue", "Keys", "Lights", "Push")
 __all__ = [
-    "ARC3_GAMES",
+    "arc3_game_names",
     "AUTORESET_MODES",
     "FORAGE_IDS",
     "Options",
@@ -44,6 +43,14 @@ class Options:
     per_call: tuple[int, ...] = (1, 16)  # batch sizes of the per-call timings
     out: str = "out/bench"
     compile_cache: str = "off"  # the persistent compilation cache's folder, or "off"
+
+
+def arc3_game_names() -> tuple[str, ...]:
+    """Every ARC-AGI-3 game, gridax's own and the ported ones: what a bare ``--arc3``
+    measures (read from the games package, so that a new port is measured too)."""
+    from gridax.bench import arc3 as arc3_bench
+
+    return arc3_bench.all_games()
 
 
 def simulate_devices(count: int) -> None:
@@ -190,42 +197,71 @@ def compare(options: Options, metadata: dict) -> int:
 
 
 def arc3_games(options: Options, metadata: dict) -> int:
-    """Each ARC-AGI-3 game at every batch size, beside arcengine playing it from Python,
-    with the ratios (gridax.bench.arc3)."""
+    """Each ARC-AGI-3 game at every batch size beside the frames roofline, and arcengine
+    playing it from Python (ARC Prize's file for a ported game), with the speed-ups and
+    the target (gridax.bench.arc3)."""
     from gridax.bench import arc3 as arc3_bench
-    from gridax.bench import report, roofline
-    from gridax.envs import arc3
+    from gridax.bench import report
 
+    names = tuple(arc3_bench.game_named(name) for name in options.arc3)
     metadata["action_mix"] = "ARC-AGI-3: 5 % RESET, else the game's actions, clicks anywhere"
-    metadata["tasks"] = f"ARC-AGI-3 games {', '.join(options.arc3)} (gridax.envs.arc3.games)"
+    metadata["tasks"] = f"ARC-AGI-3 games {', '.join(names)} (gridax.envs.arc3.games)"
     print(f"actions: {metadata['action_mix']}")
     python = arc3_bench.arcengine_python()
-    if python is None:
-        print(
-            "arcengine is not installed: no reference rows (make arc3-parity sets up "
-            ".venv-arcengine, or set GRIDAX_ARCENGINE_PYTHON)"
-        )
+    references = _arcengine_references(names, python)
+    metadata["arcengine"] = references
+    progress = _progress("ARC-AGI-3")
+    rows = _arc3_rows(names, options, progress)
+    for name in progress(references):
+        assert python is not None  # a reference needs it (missing_reference)
+        rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
+    print(report.format_table(rows))
+    summaries = arc3_bench.summarize(rows)
+    print(arc3_bench.format_summary(summaries))
+    if options.compile_cache != "off":
+        print("(compile s may be cache loads: --compile-cache off judges cold compiles)")
+    metadata["target"] = arc3_bench.TARGET
+    metadata["meets_target"] = {
+        s.game: s.verdict() for s in summaries if s.num_envs == arc3_bench.TARGET_ENVS
+    }
+    written = report.write_rows(rows, Path(options.out), metadata, name="arc3")
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _arc3_rows(names: tuple[str, ...], options: Options, progress) -> list:
+    """gridax's rows: each game at each size, timed in turns with the roofline that
+    returns as many frames a step at that size."""
+    from gridax.bench import arc3 as arc3_bench
+    from gridax.bench import roofline
+    from gridax.envs import arc3
+
     sizes = (1, 1024) if options.quick else options.num_envs
-    # Each game beside the roofline that returns as many frames a step, at its size.
     plan = [
         (
             partial(arc3_bench.game_benchmark, name, n, options.steps),
             (arc3.games.GAMES[name].max_frames, n),
         )
-        for name in options.arc3
+        for name in names
         for n in sizes
     ]
     ceiling = partial(roofline.frames_roofline, num_steps=options.steps)
-    progress = _progress("ARC-AGI-3")
-    rows = roofline.measure_beside_rooflines(
+    return roofline.measure_beside_rooflines(
         progress(plan), lambda key: ceiling(*key), options.repeats
     )
-    if python is not None:
-        for name in progress(options.arc3):
-            rows.append(arc3_bench.measure_arcengine(name, options.steps, python, options.repeats))
-    print(report.format_table(rows))
-    # arcengine plays one game at a time from Python: its figure stands beside every size.
-    print(report.format_ratios(rows, "arc3", ("arcengine",), match=lambda r: r.variant))
-    written = report.write_rows(rows, Path(options.out), metadata, name="arc3")
-    print("wrote " + ", ".join(str(p) for p in written))
-    return 0
+
+
+def _arcengine_references(names: tuple[str, ...], python: str | None) -> dict[str, str]:
+    """What arcengine (``python``) plays for each game it can play here (printed); the
+    reason for each it cannot (printed instead, as its row is skipped)."""
+    from gridax.bench import arc3 as arc3_bench
+
+    references = {}
+    for name in names:
+        missing = arc3_bench.missing_reference(name, python)
+        if missing:
+            print(f"arcengine: no row for {name}: {missing}")
+        else:
+            references[name] = arc3_bench.reference_of(name)
+            print(f"arcengine plays {name}: {references[name]}")
+    return references
