@@ -43,6 +43,9 @@ DATA = rules.official.load("cn04")
 SLOTS = max(len(level.sprites) for level in DATA.levels)
 PIXELS = 7  # the largest piece is 7 pixels on a side
 PLUG, JOINED, SHOWN, HIDDEN_FROM = 8, 3, 0, 4  # colours; HIDDEN_FROM: the first hidden level
+MAX_PLUGS = max(
+    sum(int((np.asarray(s.pixels) == PLUG).sum()) for s in level.sprites) for level in DATA.levels
+)
 ON_TOP = 4  # the selected piece's layer
 ACTIONS_PER_LEVEL = 150
 BAR_X, BAR_WIDTH, BAR_FULL, BAR_EMPTY = 16, 32, 4, 0
@@ -57,20 +60,41 @@ def _original_pixels(level) -> list:
     return grid.tolist()
 
 
+def _plugs(level) -> list:
+    """``[MAX_PLUGS, 3]``: (slot, row, col) of every plug of a level's pieces, padded with
+    -1: the few pixels the joins are computed over (pieces never change their pixels)."""
+    found = [
+        (slot, int(row), int(col))
+        for slot, sprite in enumerate(level.sprites)
+        for row, col in zip(*np.nonzero(np.asarray(sprite.pixels) == PLUG), strict=True)
+    ]
+    return found + [(-1, -1, -1)] * (MAX_PLUGS - len(found))
+
+
 def _level_memory(number: int, data) -> dict:
     level = DATA.levels[number]
-    return {"original": _original_pixels(level), "background": data["BackgroundColour"]}
+    return {
+        "original": _original_pixels(level),
+        "plugs": _plugs(level),
+        "background": data["BackgroundColour"],
+    }
 
 
 def _joined_plugs(state):
     """``[N, P, P]``: the plugs (of the original pixels) that share their world cell with
     exactly one other plug, with every piece as it lies and turns now."""
-    original = state.memory["original"]
-    plugs = (original == PLUG) & state.table.exists[:, None, None]
+    slot, row, col = state.memory["plugs"].T
+    real = (slot >= 0) & state.table.exists[slot]
     x, y = rules.pixel_cells(state)
-    x, y, plugs_flat = x.ravel(), y.ravel(), plugs.ravel()
-    same_cell = (x[:, None] == x[None, :]) & (y[:, None] == y[None, :]) & plugs_flat[None, :]
-    return plugs & (jnp.sum(same_cell, axis=1) == 2).reshape(plugs.shape)
+    x, y = x[slot, row, col], y[slot, row, col]
+    same_cell = (x[:, None] == x[None, :]) & (y[:, None] == y[None, :]) & real[None, :]
+    joined = real & (jnp.sum(same_cell, axis=1) == 2)  # [K]
+    at = (
+        (jnp.arange(SLOTS)[:, None, None, None] == slot[None, None, None, :])
+        & (jnp.arange(PIXELS)[None, :, None, None] == row[None, None, None, :])
+        & (jnp.arange(PIXELS)[None, None, :, None] == col[None, None, None, :])
+    )
+    return jnp.any(at & joined[None, None, None, :], axis=-1)
 
 
 def _hidden(state):
@@ -129,9 +153,8 @@ def on_set_level(state, game: Game):
     state = rules.repaint(state, state.table.exists & _hidden(state), hidden)
     table = state.table
     distance = jnp.where(table.exists, table.x**2 + table.y**2, jnp.iinfo(jnp.int32).max)
-    state = _select(state, jnp.argmin(distance), jnp.any(table.exists))
-    state, _ = _repaint_all(state)
-    return state
+    # (arcengine repaints once more after the selection's repaint: the same pixels.)
+    return _select(state, jnp.argmin(distance), jnp.any(table.exists))
 
 
 def _click(state, action, game: Game):
@@ -206,6 +229,7 @@ GAME = Game(
     reach=PIXELS,
     memory={
         "original": Var("int8", (SLOTS, PIXELS, PIXELS), rules.TRANSPARENT),
+        "plugs": Var(shape=(MAX_PLUGS, 3), value=-1),
         "background": Var("int8"),
         "selected": Var(value=-1),
         "saved": Var("int8", (PIXELS, PIXELS), rules.TRANSPARENT),
