@@ -78,8 +78,11 @@ def only_file(folder: Path, pattern: str) -> Path:
 
 
 def source_modules() -> set[str]:
-    """The package's files as paths from ``src/``: what both the sdist and the wheel ship."""
+    """The package's files as paths from ``src/``: what both the sdist and the wheel ship
+    (ARC-AGI-3 level data and ARC Prize's notice beside it included)."""
+    data = SOURCE_PACKAGE / "envs" / "arc3" / "data"
     files = [*SOURCE_PACKAGE.rglob("*.py"), SOURCE_PACKAGE / "py.typed"]
+    files += [*data.glob("*.json.gz"), data / "LICENSE"]
     return {path.relative_to(SOURCE_PACKAGE.parent).as_posix() for path in files}
 
 
