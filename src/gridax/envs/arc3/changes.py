@@ -141,6 +141,16 @@ def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
     return _write(state, which, when, pixels=jnp.where(painted, new, pixels))
 
 
+def put_last(state: Arc3State, rank) -> Arc3State:
+    """Sprites with ``rank`` >= 0 (``[N]``, distinct ranks) moved to the end of the sprite
+    order, in increasing rank; the others keep their place: arcengine's ``add_sprite`` of
+    sprites taken out earlier (``remove_sprite``), one by one in rank order. Draw order
+    among equal layers and ``sprite_at``'s ties follow it."""
+    rank = jnp.asarray(rank, jnp.int32)
+    order = jnp.max(state.table.order) + 1 + rank
+    return _write(state, rank >= 0, True, order=order)
+
+
 def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
     """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.sprites.merge`)."""
     table = sprites.merge(state.table, a, b, game.max_downscale)
