@@ -11,6 +11,7 @@ import dataclasses
 import importlib
 import json
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -144,8 +145,9 @@ def arc3_command(
     unknown = sorted(set(names) - set(arc3_games.GAMES))
     if unknown:
         raise ValueError(f"--arc3: unknown games {unknown}; there is {sorted(arc3_games.GAMES)}")
-    builtin = policy_spec in ("random", "solutions")
-    policy = policy_spec if builtin else imported_policy(policy_spec, "'random', 'solutions'")
+    policy: evaluation.Policy | str = policy_spec
+    if policy_spec not in ("random", "solutions"):
+        policy = cast(evaluation.Policy, imported_policy(policy_spec, "'random', 'solutions'"))
     results = []
     for name in names:
         results.append(evaluation.evaluate_game(name, policy, episodes, max_steps, seed))

@@ -31,7 +31,7 @@ class Camera(eqx.Module):
     letterbox: Int8[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int8))
 
 
-def with_colours(camera: Camera, background, letterbox, when=True) -> Camera:
+def with_colours(camera: Camera, background, letterbox, when: bool | jax.Array = True) -> Camera:
     """``camera`` with new background and letterbox colours where ``when``."""
     colours = (
         jnp.where(when, background, camera.background),

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import core as jax_core
 
 from gridax.dispatch import per_config
 from gridax.envs.arc3.checks import check_action
@@ -60,7 +61,7 @@ _compiled = per_config(_compile)
 
 def check_start_level(start_level, game: Game) -> None:
     """A concrete start level outside the game's levels is a ``ValueError``."""
-    if isinstance(start_level, jax.core.Tracer):
+    if isinstance(start_level, jax_core.Tracer):
         return
     levels = np.asarray(start_level)
     if levels.size and (levels.min() < 0 or levels.max() >= len(game.levels)):
@@ -70,7 +71,7 @@ def check_start_level(start_level, game: Game) -> None:
         )
 
 
-def reset(game: Game, start_level=0) -> tuple[Arc3State, jax.Array]:
+def reset(game: Game, start_level: int | jax.Array = 0) -> tuple[Arc3State, jax.Array]:
     """The game before its first action (arcengine's ``NOT_PLAYED``) and its frame, on
     level ``start_level`` (0-based; arcengine's ``set_level`` on a new game). Games are
     deterministic: there is no key."""

@@ -109,14 +109,12 @@ def evaluate_game(
 ) -> GameResult:
     """``policy`` (a :data:`Policy`, ``"random"`` or ``"solutions"``) on game ``name``."""
     env = interface.make_env(f"Arc3-{name}-v0", max_episode_steps=max_steps)
-    script = None
-    if policy == "solutions":
-        script = solution_actions(env.game)
+    script = solution_actions(env.game) if policy == "solutions" else None
+    if script is not None:
         max_steps = len(script)
-        policy = random_policy(env.game)  # unused: the script is played
-    elif policy == "random":
-        policy = random_policy(env.game)
-    states, info = _play(env, policy, episodes, max_steps, seed, script)
+    # "solutions" plays the script; the random policy only fills the argument.
+    played = policy if callable(policy) else random_policy(env.game)
+    states, info = _play(env, played, episodes, max_steps, seed, script)
     score = np.asarray(info["score"], np.float64)
     return GameResult(
         game=name,

@@ -76,6 +76,7 @@ __all__ = [
     "Action",
     "Arc3State",
     "Blocking",
+    "Flag",
     "Game",
     "Level",
     "Sprite",

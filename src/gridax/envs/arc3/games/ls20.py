@@ -91,7 +91,7 @@ def key_fits(state, key=None):
     return jnp.all(wanted == key[None, :], axis=1) & (state.memory["doors"] >= 0)
 
 
-def paint_key(state, when=True):
+def paint_key(state, when: rules.Flag = True):
     """The key sprite drawn from the key's shape, colour and turn."""
     memory = state.memory
     shape, colour, turn = memory["key_state"]
@@ -250,7 +250,8 @@ def lose_life(state):
     state = rules.set_visible(state, memory["key"], False, again)
     state = rules.set_memory(state, "flash", FLASH_FRAMES, again)
     state = rules.set_memory(state, "doors_open", False, again)
-    state = rules.place(state, memory["player"], *memory["player_start"], again)
+    start_x, start_y = memory["player_start"]
+    state = rules.place(state, memory["player"], start_x, start_y, again)
     state = rules.set_memory(state, "key_state", memory["start_key"], again)
     state = paint_key(state, again)
     # Used batteries, then opened doors, then their locks, each in the order used.
@@ -266,7 +267,8 @@ def lose_life(state):
     state = rules.set_visible(state, slots_of(state, DOOR_FRAME), True, again)
     for r in range(RIDERS):
         rider = memory["riders"][r]
-        state = rules.place(state, rider, *memory["rider_starts"][r], again & (rider >= 0))
+        rider_x, rider_y = memory["rider_starts"][r]
+        state = rules.place(state, rider, rider_x, rider_y, again & (rider >= 0))
     state = rules.set_memory(state, "rider_dirs", 0, again)
     return rules.complete(state, ~again)
 

@@ -207,7 +207,7 @@ def prepare(number: int) -> rules.Level:
         paths.append([(x - start[0], y - start[1]) for x, y in path])
         throws.append(strides > 0)
 
-    def padded(values, size, fill=-1):
+    def padded(values, size, fill: object = -1):
         return tuple(values) + (fill,) * (size - len(values))
 
     steps = data["StepCounter"]
@@ -247,5 +247,6 @@ def levels() -> tuple[rules.Level, ...]:
     built = tuple(prepare(number) for number in range(len(LEVELS)))
     for level in built:
         riders = dict(level.memory)["riders"]
+        assert isinstance(riders, tuple), f"{level.name}: riders {riders!r}"
         assert len(riders) == MAX_RIDERS, f"{level.name}: {len(riders)} riders"
     return built
