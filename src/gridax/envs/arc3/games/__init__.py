@@ -4,10 +4,21 @@ Six are gridax's own (crumble, explore, glue, keys, lights, push); the others ar
 of ARC Prize's public games (cn04, ft09, ...), frame-exact against the official files,
 with their level data in ``arc3/data`` (``arc3.official``)."""
 
-from gridax.envs.arc3.games import cn04, crumble, explore, ft09, glue, keys, lights, m0r0, push
+from gridax.envs.arc3.games import (
+    cn04,
+    crumble,
+    explore,
+    ft09,
+    glue,
+    keys,
+    lights,
+    m0r0,
+    push,
+    vc33,
+)
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cn04, ft09, m0r0)
+PORTED = (cn04, ft09, m0r0, vc33)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -24,4 +35,5 @@ __all__ = [
     "lights",
     "m0r0",
     "push",
+    "vc33",
 ]
