@@ -446,4 +446,5 @@ GAME = Game(
     ui=ui,
     on_set_level=on_set_level,
     solutions=SOLUTIONS,
+    baseline_actions=OFFICIAL.baseline_actions,
 )
