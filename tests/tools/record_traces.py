@@ -64,15 +64,26 @@ def solving_episode(game) -> list[list[int]]:
 
 
 def random_actions(
-    rng: np.random.Generator, game, count: int, targets=None, reset_rate: float = 0.05
+    rng: np.random.Generator,
+    game,
+    count: int,
+    targets=None,
+    reset_rate: float = 0.05,
+    on_targets: float = 0.5,
 ) -> list[list[int]]:
     """The game's actions, now and then RESET (``reset_rate``); clicks anywhere on the
-    screen, or half of them on ``targets`` (``[k, 2]`` screen pixels) where given."""
+    screen, or a share ``on_targets`` of them on ``targets`` (``[k, 2]`` screen pixels)
+    where given."""
     actions = []
     for _ in range(count):
         action_id = 0 if rng.random() < reset_rate else int(rng.choice(game.available_actions))
         x, y = rng.integers(0, 64, 2).tolist() if action_id == CLICK else (0, 0)
-        if action_id == CLICK and targets is not None and len(targets) and rng.random() < 0.5:
+        if (
+            action_id == CLICK
+            and targets is not None
+            and len(targets)
+            and rng.random() < on_targets
+        ):
             x, y = targets[rng.integers(len(targets))].tolist()
         actions.append([action_id, x, y])
     return actions
@@ -94,15 +105,17 @@ def is_official(name: str) -> bool:
 
 def official_episodes(game, seed: int, count: int) -> list[dict]:
     """Per level, ``count`` random actions from its start (``set_level``); then one long
-    episode from the first level with no RESET (``5 * count`` actions: into the limits
-    on actions that many games have, and their GAME_OVER); for a game with undo, the
+    episode from the first level with no RESET and every click on a sprite (``5 *
+    count`` actions: into the limits on actions that many games have, and their
+    GAME_OVER); for a game with undo, the
     undo episode of :func:`random_episodes` (from the first level)."""
     rng = np.random.default_rng(seed)
     episodes = [
         {"start_level": n, "actions": random_actions(rng, game, count, sprite_pixels(game, n))}
         for n in range(len(game.levels))
     ]
-    long = random_actions(rng, game, 5 * count, sprite_pixels(game, 0), reset_rate=0.0)
+    targets = sprite_pixels(game, 0)
+    long = random_actions(rng, game, 5 * count, targets, reset_rate=0.0, on_targets=1.0)
     episodes.append({"start_level": 0, "actions": long})
     if UNDO in game.available_actions:
         undoing = random_episodes(game, seed, count)[-1]

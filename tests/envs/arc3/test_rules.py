@@ -245,6 +245,32 @@ def test_screen_cells_name_the_world_cell_under_every_pixel():
     assert (column[55, 61], row[55, 61]) == (11, 11)
 
 
+def test_put_last_moves_sprites_to_the_end_of_the_order_in_rank_order():
+    """arcengine's ``add_sprite`` of removed sprites: spare (rank 0), then block (rank
+    1), after every sprite the level holds; a sprite put last is drawn over another of
+    its layer."""
+    state, _ = env.reset(BUILDING)
+    stacked = rules.place(state, 1, 0, 0)  # the spare over the block (later in order)
+    assert int(drawing.draw_frame(stacked, BUILDING)[1][0, 0]) == 7
+    last = rules.put_last(stacked, jnp.asarray([1, 0, -1, -1]))
+    order = np.asarray(last.table.order)
+    assert order[0] > order[1] > max(np.asarray(stacked.table.order))
+    np.testing.assert_array_equal(order[2:], np.asarray(stacked.table.order)[2:])
+    assert int(drawing.draw_frame(last, BUILDING)[1][0, 0]) == 9
+
+
+def test_draw_sprite_draws_a_sprite_as_drawn_at_a_screen_pixel():
+    state, _ = env.reset(BUILDING)
+    state = rules.set_pixels(state, 0, ((5, 6), (-1, -2)))
+    state = rules.set_rotation(state, 0, 180)  # drawn [[-2, -1], [6, 5]]
+    screen = jnp.zeros((64, 64), jnp.int8)
+    drawn = np.asarray(rules.draw_sprite(screen, state, 0, 10, 20, BUILDING))
+    np.testing.assert_array_equal(drawn[20:22, 10:12], [[0, 0], [6, 5]])
+    assert drawn.sum() == 11
+    hidden = rules.draw_sprite(screen, state, 0, 10, 20, BUILDING, when=False)
+    assert int(np.asarray(hidden).sum()) == 0
+
+
 # --- animations and rare work ---------------------------------------------------------
 
 STRIDES = np.array([1, 2, 1], np.int32)  # cells moved on frame 0, 1, 2 of an action

@@ -161,6 +161,16 @@ def resize(
     return _write(state, which, when, pixels=pixels, height=height[:, 0, 0], width=width[:, 0, 0])
 
 
+def put_last(state: Arc3State, rank) -> Arc3State:
+    """Sprites with ``rank`` >= 0 (``[N]``, distinct ranks) moved to the end of the sprite
+    order, in increasing rank; the others keep their place: arcengine's ``add_sprite`` of
+    sprites taken out earlier (``remove_sprite``), one by one in rank order. Draw order
+    among equal layers and ``sprite_at``'s ties follow it."""
+    rank = jnp.asarray(rank, jnp.int32)
+    order = jnp.max(state.table.order) + 1 + rank
+    return _write(state, rank >= 0, True, order=order)
+
+
 def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
     """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.sprites.merge`)."""
     table = sprites.merge(state.table, a, b, game.max_downscale)
@@ -184,11 +194,10 @@ def add(state: Arc3State, like, x, y, when: Flag = True) -> tuple[Arc3State, Int
 def add_again(state: Arc3State, which, when: Flag = True) -> Arc3State:
     """Removed sprites ``which`` in the level again, as they are, last in sprite order
     (in slot order among themselves): arcengine's ``add_sprite`` of a sprite that
-    ``remove_sprite`` took out before."""
-    table = state.table
-    chosen = sprites.selected_slots(table, which) & when
-    order = jnp.max(table.order) + jnp.cumsum(chosen, dtype=jnp.int32)
-    return _write(state, chosen, True, exists=True, order=order)
+    ``remove_sprite`` took out before (:func:`put_last`, in slot order)."""
+    chosen = sprites.selected_slots(state.table, which) & when
+    state = _write(state, chosen, True, exists=True)
+    return put_last(state, jnp.where(chosen, jnp.cumsum(chosen, dtype=jnp.int32) - 1, -1))
 
 
 # Every column of a sprite but its place, its order and whether it exists.

@@ -32,6 +32,7 @@ from gridax.envs.arc3.changes import (
     merge,
     move,
     place,
+    put_last,
     recolour,
     remove,
     repaint,
@@ -91,6 +92,7 @@ __all__ = [
     "count",
     "covered",
     "draw_rect",
+    "draw_sprite",
     "draw_square",
     "drawn_size",
     "frame_number",
@@ -105,6 +107,7 @@ __all__ = [
     "official",
     "pixel_cells",
     "place",
+    "put_last",
     "rarely",
     "recolour",
     "screen_cells",
@@ -285,6 +288,15 @@ def merge_all(state: Arc3State, into, which: Bool[Array, " N"], game: Game) -> A
 
 
 # --- the camera -----------------------------------------------------------------------
+
+
+def draw_sprite(screen, state: Arc3State, slot, x, y, game: Game, when: Flag = True):
+    """``screen`` with sprite ``slot`` as drawn (rotated, mirrored, scaled; its colours
+    only) with its top-left corner at screen pixel ``(x, y)``, where ``when``: a UI that
+    shows a sprite over what it drew (a fog), or outside the camera's view."""
+    rows, cols = jnp.mgrid[0:SCREEN, 0:SCREEN].astype(jnp.int32)
+    pixels = sprites.pixel_at(state.table, slot, rows - y, cols - x, game.max_downscale)
+    return jnp.where((pixels >= 0) & when, pixels, screen).astype(jnp.int8)
 
 
 def move_camera(state: Arc3State, x, y) -> Arc3State:

@@ -12,13 +12,14 @@ from gridax.envs.arc3.games import (
     glue,
     keys,
     lights,
+    ls20,
     m0r0,
     push,
     vc33,
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cn04, ft09, m0r0, vc33)
+PORTED = (cn04, ft09, ls20, m0r0, vc33)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -33,6 +34,7 @@ __all__ = [
     "glue",
     "keys",
     "lights",
+    "ls20",
     "m0r0",
     "push",
     "vc33",
