@@ -166,6 +166,8 @@ def test_search_finds_the_reference_solution_and_names_a_level_it_cannot_solve()
     state, _ = arc3.reset(game)
     moves = [(a, 0, 0) for a in (1, 2, 3, 4)]
     assert arc3.search.shortest_solution(game, state, moves) == [(4, 0, 0), (4, 0, 0)]
+    # Stepped three states at a time, the search finds the same.
+    assert arc3.search.shortest_solution(game, state, moves, batch=3) == [(4, 0, 0)] * 2
     with pytest.raises(ValueError, match="game 'Push', level 0: no solution within 1 actions"):
         arc3.search.shortest_solution(game, state, moves, max_depth=1)
 
@@ -263,3 +265,18 @@ def test_a_ported_game_names_the_version_it_follows():
     assert about["source"] == "cn04-65d47d14" and about["arcengine"] == "0.9.3"
     assert len(about["source_sha256"]) == 64 and about["baseline_actions"][0] == 16
     assert "source" not in gridax.make("Arc3-Keys-v0").metadata
+
+
+def test_search_merges_states_that_differ_only_in_ignored_memory():
+    """Lights counts its clicks down: with the budget ignored, two states that differ
+    only in it are one to the search, which still finds a shortest solution."""
+    game = GAMES["Lights"]
+    state, _ = arc3.reset(game)
+    spent = arc3.rules.set_memory(state, "moves_left", state.memory["moves_left"] - 1)
+    both = jax.tree.map(lambda a, b: np.stack([a, b]), state, spent)
+    assert len(set(arc3.search._keys(both))) == 2
+    assert len(set(arc3.search._keys(both, ignored=("moves_left",)))) == 1
+    clicks = arc3.games.lights.cell_centres()
+    plain = arc3.search.shortest_solution(game, state, clicks)
+    merged = arc3.search.shortest_solution(game, state, clicks, ignored=("moves_left",))
+    assert len(merged) == len(plain)

@@ -318,3 +318,38 @@ def test_batched_animations_and_rare_work_equal_one_env_at_a_time():
             one = play(SLIDING, ids[e, : t + 1].tolist())[-1]
             np.testing.assert_array_equal(frames[e], one[1])
             assert int(info["frame_count"][e]) == int(one[2]["frame_count"])
+
+
+# --- pixel grids resized, sprites added again ------------------------------------------
+
+HIT_AREA = Sprite(((-2, 5),), "spare", x=0, y=0, layer=1)  # a solid, unseen cell, and a 5
+SCENE = Game(
+    name="Scene",
+    levels=(Level((block(0, 0, 9), HIT_AREA, block(1, 0, 7)), grid_size=(8, 8)),),
+    kinds=KINDS,
+    rule=lambda state, action, game: rules.complete(state),
+    available_actions=(1,),
+    pixel_size=3,
+    reach=3,
+)
+
+
+def test_resize_keeps_pixels_and_fills_the_new_ones():
+    state, _ = env.reset(SCENE)
+    grown = rules.resize(state, 1, 2, 3, fill=4)
+    np.testing.assert_array_equal(grown.table.pixels[1], [[-2, 5, 4], [4, 4, 4], [-1, -1, -1]])
+    assert (int(grown.table.height[1]), int(grown.table.width[1])) == (2, 3)
+    shrunk = rules.resize(grown, jnp.array([False, True, False]), 1, 1)
+    np.testing.assert_array_equal(shrunk.table.pixels[1], [[-2, -1, -1], [-1] * 3, [-1] * 3])
+    np.testing.assert_array_equal(shrunk.table.width, [1, 1, 1])
+    assert int(drawing.draw_frame(shrunk, SCENE)[1][0, 8]) == 7  # the 5 is gone from (1, 0)
+
+
+def test_add_again_puts_removed_sprites_last_in_order():
+    state, _ = env.reset(SCENE)
+    removed = rules.remove(state, jnp.array([True, False, True]))
+    again = rules.add_again(removed, jnp.array([True, False, True]))
+    np.testing.assert_array_equal(again.table.exists, [True, True, True])
+    np.testing.assert_array_equal(again.table.order, [3, 1, 4])
+    unchanged = rules.add_again(removed, 0, False).table.exists
+    np.testing.assert_array_equal(unchanged, removed.table.exists)

@@ -1,7 +1,8 @@
 """How a rule changes sprites (re-exported by :mod:`gridax.envs.arc3.rules`, which games
 import): arcengine's sprite setters, ``try_move``, ``Sprite.merge`` and ``add_sprite``
-on one env's :class:`Arc3State`. A sprite is named by its slot or, for functions that take
-``which``, by a mask over the slots; conditions (``when``) may be traced."""
+on one env's :class:`Arc3State`, and a sprite's pixel grid reassigned (``resize``). A
+sprite is named by its slot or, for functions that take ``which``, by a mask over the
+slots; conditions (``when``) may be traced."""
 
 from __future__ import annotations
 
@@ -141,6 +142,25 @@ def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
     return _write(state, which, when, pixels=jnp.where(painted, new, pixels))
 
 
+def resize(
+    state: Arc3State, which, height, width, fill: int = TRANSPARENT, when: Flag = True
+) -> Arc3State:
+    """Sprites ``which`` given a pixel grid of ``height`` x ``width`` (before rotation;
+    traced, one for all or one per slot; at most ``Game.pixel_size``): the pixels they
+    had are kept where the new grid has them, the others are ``fill`` (arcengine's
+    ``sprite.pixels = sprite.pixels[:height]``, or rows stacked below)."""
+    table = state.table
+    size = table.pixels.shape[-1]
+    height = jnp.broadcast_to(height, table.height.shape)[:, None, None]
+    width = jnp.broadcast_to(width, table.width.shape)[:, None, None]
+    rows = jnp.arange(size, dtype=jnp.int32)[None, :, None]
+    cols = jnp.arange(size, dtype=jnp.int32)[None, None, :]
+    had = (rows < table.height[:, None, None]) & (cols < table.width[:, None, None])
+    kept = jnp.where(had, table.pixels, jnp.int8(fill))
+    pixels = jnp.where((rows < height) & (cols < width), kept, jnp.int8(TRANSPARENT))
+    return _write(state, which, when, pixels=pixels, height=height[:, 0, 0], width=width[:, 0, 0])
+
+
 def put_last(state: Arc3State, rank) -> Arc3State:
     """Sprites with ``rank`` >= 0 (``[N]``, distinct ranks) moved to the end of the sprite
     order, in increasing rank; the others keep their place: arcengine's ``add_sprite`` of
@@ -169,6 +189,15 @@ def add(state: Arc3State, like, x, y, when: Flag = True) -> tuple[Arc3State, Int
     order = jnp.max(table.order) + 1
     state = _write(state, slot, True, **columns, x=x, y=y, order=order, exists=True)
     return state, slot
+
+
+def add_again(state: Arc3State, which, when: Flag = True) -> Arc3State:
+    """Removed sprites ``which`` in the level again, as they are, last in sprite order
+    (in slot order among themselves): arcengine's ``add_sprite`` of a sprite that
+    ``remove_sprite`` took out before (:func:`put_last`, in slot order)."""
+    chosen = sprites.selected_slots(state.table, which) & when
+    state = _write(state, chosen, True, exists=True)
+    return put_last(state, jnp.where(chosen, jnp.cumsum(chosen, dtype=jnp.int32) - 1, -1))
 
 
 # Every column of a sprite but its place, its order and whether it exists.

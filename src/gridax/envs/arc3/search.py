@@ -4,6 +4,7 @@ a new game's levels: a level with no solution within ``max_depth`` is reported).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import jax
@@ -16,14 +17,17 @@ from gridax.envs.arc3.types import GAME_OVER, Action, Arc3State
 Triple = tuple[int, int, int]  # (action id, x, y)
 
 
-def _keys(states: Arc3State) -> list[bytes]:
-    """What tells two states of one level apart: sprites, camera, memory, status."""
-    parts = [states.table, states.camera, states.memory, states.status]
+def _keys(states: Arc3State, ignored: Sequence[str] = ()) -> list[bytes]:
+    """What tells two states of one level apart: sprites, camera, memory (but the
+    ``ignored`` variables), status."""
+    memory = {name: value for name, value in states.memory.items() if name not in ignored}
+    parts = [states.table, states.camera, memory, states.status]
     count = len(states.status)
     # Each leaf's bytes: memory may hold floats, which a cast to integers would merge.
     leaves = [np.ascontiguousarray(leaf).reshape(count, -1) for leaf in jax.tree.leaves(parts)]
     rows = np.concatenate([leaf.view(np.uint8).reshape(count, -1) for leaf in leaves], axis=1)
-    return [row.tobytes() for row in rows]
+    # A digest per state: a level's sprite grids can make a state's bytes large.
+    return [hashlib.blake2b(row.tobytes(), digest_size=16).digest() for row in rows]
 
 
 def _take(tree, index):
@@ -36,37 +40,52 @@ def _padded(count: int) -> int:
 
 
 def shortest_solution(
-    game: Game, state: Arc3State, actions: Sequence[Triple], max_depth: int = 80
+    game: Game,
+    state: Arc3State,
+    actions: Sequence[Triple],
+    max_depth: int = 80,
+    ignored: Sequence[str] = (),
+    batch: int = 4096,
 ) -> list[Triple]:
     """The fewest of ``actions`` that complete the level ``state`` is in (from one env's
-    ``state``); ``ValueError`` when none does within ``max_depth``."""
+    ``state``); ``ValueError`` when none does within ``max_depth``. States that differ
+    only in the ``ignored`` memory variables (a budget counting down) count as one. At
+    most ``batch`` states are stepped at a time (a game with large frames or sprite
+    grids needs fewer)."""
     score = int(state.score)
     frontier = _take(state, None)
-    seen = set(_keys(frontier))
+    seen = set(_keys(frontier, ignored))
     trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, action) of each
     choices = np.asarray(actions, np.int32)
     for _ in range(max_depth):
         count = len(frontier.status)
-        parent = np.repeat(np.arange(count), len(choices))
+        parents = np.repeat(np.arange(count), len(choices))
         chosen = np.tile(np.arange(len(choices)), count)
-        size = _padded(len(parent))
-        states = _take(frontier, np.resize(parent, size))
-        triple = choices[np.resize(chosen, size)]
-        new, _, info = env.batch_step(states, Action(*triple.T), game)
-        new = _take(new, slice(len(parent)))
-        solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
-        if solved.size:
-            trail.append((parent, chosen))
-            return _path(trail, int(solved[0]), choices)
-        keep = []
-        for i, key in enumerate(_keys(new)):
-            if key not in seen and new.status[i] != GAME_OVER:
-                seen.add(key)
-                keep.append(i)
-        if not keep:
+        kept, kept_parents, kept_chosen = [], [], []
+        for start in range(0, len(parents), batch):
+            parent, choice = parents[start : start + batch], chosen[start : start + batch]
+            size = _padded(len(parent))
+            states = _take(frontier, np.resize(parent, size))
+            triple = choices[np.resize(choice, size)]
+            new, _, info = env.batch_step(states, Action(*triple.T), game)
+            new = _take(new, slice(len(parent)))
+            solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
+            if solved.size:
+                first = int(solved[0])
+                trail.append((parent[first : first + 1], choice[first : first + 1]))
+                return _path(trail, 0, choices)
+            keep = []
+            for i, key in enumerate(_keys(new, ignored)):
+                if key not in seen and new.status[i] != GAME_OVER:
+                    seen.add(key)
+                    keep.append(i)
+            kept.append(_take(new, keep))
+            kept_parents.append(parent[keep])
+            kept_chosen.append(choice[keep])
+        if not sum(map(len, kept_parents)):
             break
-        trail.append((parent[keep], chosen[keep]))
-        frontier = _take(new, keep)
+        trail.append((np.concatenate(kept_parents), np.concatenate(kept_chosen)))
+        frontier = jax.tree.map(lambda *leaves: np.concatenate(leaves), *kept)
     raise ValueError(
         f"game {game.name!r}, level {int(state.level)}: no solution within {max_depth} actions"
     )
@@ -80,12 +99,18 @@ def _path(trail, last: int, choices: np.ndarray) -> list[Triple]:
     return path[::-1]
 
 
-def solve_game(game: Game, actions: Sequence[Triple], max_depth: int = 80) -> list[list[Triple]]:
+def solve_game(
+    game: Game,
+    actions: Sequence[Triple],
+    max_depth: int = 80,
+    ignored: Sequence[str] = (),
+    batch: int = 4096,
+) -> list[list[Triple]]:
     """A shortest solution of every level, each played from the end of the one before."""
     state, _ = env.reset(game)
     solutions = []
     for _ in game.levels:
-        moves = shortest_solution(game, state, actions, max_depth)
+        moves = shortest_solution(game, state, actions, max_depth, ignored, batch)
         for triple in moves:
             state, _, _ = env.step(state, Action(*triple), game)
         solutions.append(moves)

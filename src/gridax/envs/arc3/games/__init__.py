@@ -15,10 +15,11 @@ from gridax.envs.arc3.games import (
     ls20,
     m0r0,
     push,
+    vc33,
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cn04, ft09, ls20, m0r0)
+PORTED = (cn04, ft09, ls20, m0r0, vc33)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -36,4 +37,5 @@ __all__ = [
     "ls20",
     "m0r0",
     "push",
+    "vc33",
 ]
