@@ -1,9 +1,10 @@
 """Extracts the level data of ARC Prize's public ARC-AGI-3 games into gridax's package.
 
-    python scripts/extract_arc3_levels.py REFERENCE_DIR GAME [GAME ...]
+    python scripts/extract_arc3_levels.py REFERENCE_DIR GAME[/VERSION] [GAME ...]
 
 REFERENCE_DIR holds the official games as ARC Prize's toolkit downloads them
-(``<game>/<version>/<game>.py`` and ``metadata.json``). Run it with Python 3.12+ and
+(``<game>/<version>/<game>.py`` and ``metadata.json``; name the version where a game has
+several). Run it with Python 3.12+ and
 ``arcengine==0.9.3`` (``make arc3-parity`` sets up ``.venv-arcengine``). For each game it
 loads the official file, walks every level as ``arcengine`` builds it (after the level's
 own merge of static sprites) and writes
@@ -133,8 +134,12 @@ def level_record(level: Level, game: ARCBaseGame, index: int) -> dict:
     }
 
 
-def extract(reference: Path, name: str) -> Path:
-    (folder,) = sorted((reference / name).iterdir())
+def extract(reference: Path, game: str) -> Path:
+    name, _, version = game.partition("/")
+    versions = sorted(p.name for p in (reference / name).iterdir() if p.is_dir())
+    if not version and len(versions) != 1:
+        raise SystemExit(f"{name} has versions {versions}: name one as {name}/VERSION")
+    folder = reference / name / (version or versions[0])
     source = folder / f"{name}.py"
     metadata = json.loads((folder / "metadata.json").read_text())
     module, cls = load(source)

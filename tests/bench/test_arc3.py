@@ -35,7 +35,7 @@ def test_a_ported_game_is_timed_on_the_official_file_from_level_0(tmp_path, monk
     command = arc3_bench.arcengine_command("cn04", "py", tmp_path, episodes)
     runner, folder, game, played, flag = command[1:]
     assert runner.endswith("tests/envs/arc3/arcengine/official.py")
-    assert (folder, game, flag) == (str(tmp_path / "reference"), "cn04", "--time")
+    assert (folder, game, flag) == (str(tmp_path / "reference"), "cn04/65d47d14", "--time")
     assert json.loads((tmp_path / "episodes.json").read_text()) == [
         {"start_level": 0, "actions": episodes[0]},
         {"start_level": 0, "actions": episodes[1]},

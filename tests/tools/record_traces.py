@@ -160,7 +160,8 @@ def ask_official(python: str, game, episodes: list[dict]) -> list:
     with tempfile.TemporaryDirectory() as folder:
         played = Path(folder) / "episodes.json"
         played.write_text(json.dumps(episodes))
-        command = [python, str(OFFICIAL_RUNNER), str(OFFICIAL_GAMES), game.name, str(played)]
+        which = f"{game.name}/{official.load(game.name).version}"  # the version ported
+        command = [python, str(OFFICIAL_RUNNER), str(OFFICIAL_GAMES), which, str(played)]
         result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         raise RuntimeError(f"the official game failed:\n{result.stderr[-3000:]}")

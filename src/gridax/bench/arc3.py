@@ -155,7 +155,8 @@ def arcengine_command(name: str, python: str, folder: Path, episodes: list) -> l
     if is_ported(name):
         played.write_text(json.dumps([{"start_level": 0, "actions": a} for a in episodes]))
         reference = str(official_games_folder())
-        return [python, str(OFFICIAL_RUNNER), reference, name, str(played), "--time"]
+        which = f"{name}/{_official_version(name)}"
+        return [python, str(OFFICIAL_RUNNER), reference, which, str(played), "--time"]
     levels = folder / "levels.json"
     levels.write_text(json.dumps(arc3.to_json(arc3.games.GAMES[name])))
     played.write_text(json.dumps(episodes))
