@@ -345,4 +345,5 @@ GAME = Game(
     ui=ui,
     on_set_level=start_level,
     solutions=tuple(solution(run) for run in RUNS),
+    baseline_actions=OFFICIAL.baseline_actions,
 )
