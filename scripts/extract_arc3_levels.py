@@ -35,9 +35,14 @@ from arcengine import ARCBaseGame, Camera, Level, Sprite
 OUT = Path(__file__).resolve().parent.parent / "src" / "gridax" / "envs" / "arc3" / "data"
 
 
+# gridax's Blocking values (gridax.envs.arc3.sprites): the records are in the format of
+# gridax.envs.arc3.game.sprite_to_json, with arcengine's sprite name as the kind.
+BLOCKING = {"NOT_BLOCKED": 0, "BOUNDING_BOX": 1, "PIXEL_PERFECT": 2}
+
+
 def sprite_record(sprite: Sprite) -> dict:
     return {
-        "name": sprite.name,
+        "kind": sprite.name,
         "pixels": np.asarray(sprite.pixels).tolist(),
         "x": sprite.x,
         "y": sprite.y,
@@ -46,7 +51,7 @@ def sprite_record(sprite: Sprite) -> dict:
         "rotation": sprite.rotation,
         "mirror_ud": bool(sprite.mirror_ud),
         "mirror_lr": bool(sprite.mirror_lr),
-        "blocking": sprite.blocking.name,
+        "blocking": BLOCKING[sprite.blocking.name],
         "visible": bool(sprite.is_visible),
         "collidable": bool(sprite.is_collidable),
         "tags": list(sprite.tags),

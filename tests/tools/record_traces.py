@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gridax.bench.arc3 import is_ported, official_games_folder
 from gridax.envs.arc3 import env, official
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
@@ -35,18 +35,6 @@ from gridax.envs.arc3.types import CLICK, UNDO
 HERE = Path(__file__).parent
 REFERENCE = HERE.parent / "envs" / "arc3" / "arcengine" / "games.py"
 OFFICIAL_RUNNER = HERE.parent / "envs" / "arc3" / "arcengine" / "official.py"
-
-
-def official_games_folder() -> Path:
-    """Where ARC Prize's game files are: GRIDAX_ARC3_REFERENCE, else the first
-    ``shared/reference/arc-agi-3`` beside the checkout or one of its parents."""
-    if "GRIDAX_ARC3_REFERENCE" in os.environ:
-        return Path(os.environ["GRIDAX_ARC3_REFERENCE"])
-    for parent in HERE.resolve().parents:
-        candidate = parent / "shared" / "reference" / "arc-agi-3"
-        if candidate.is_dir():
-            return candidate
-    return Path("shared") / "reference" / "arc-agi-3"  # absent: the live test says so
 
 
 OFFICIAL_GAMES = official_games_folder()
@@ -97,10 +85,6 @@ def sprite_pixels(game, level: int) -> np.ndarray:
     background = np.bincount(frame.ravel() & 15).argmax()
     ys, xs = np.nonzero(frame != background)
     return np.stack([xs, ys], axis=1)
-
-
-def is_official(name: str) -> bool:
-    return name in official.available()
 
 
 def official_episodes(game, seed: int, count: int) -> list[dict]:
@@ -183,7 +167,7 @@ def ask_reference(python: str, game, episodes: list) -> list:
 
 def record(python: str, name: str) -> Path:
     game = GAMES[name]
-    if is_official(name):
+    if is_ported(name):
         episodes = official_episodes(game, seed=0, count=60)
         episodes.append({"start_level": 0, "actions": solving_episode(game)})
         answers = ask_official(python, game, episodes)

@@ -99,9 +99,9 @@ def arcengine_python() -> str | None:
 
 
 def official_games_folder() -> Path:
-    """Where ARC Prize's game files are, found as the parity tests find them
-    (``tests/tools/record_traces.py``): ``$GRIDAX_ARC3_REFERENCE``, else the first
-    ``shared/reference/arc-agi-3`` beside the checkout or one of its parents."""
+    """Where ARC Prize's game files are (for the bench and the parity tests):
+    ``$GRIDAX_ARC3_REFERENCE``, else the first ``shared/reference/arc-agi-3`` beside the
+    checkout or one of its parents."""
     if "GRIDAX_ARC3_REFERENCE" in os.environ:
         return Path(os.environ["GRIDAX_ARC3_REFERENCE"])
     for parent in Path(__file__).resolve().parents:

@@ -13,7 +13,7 @@ import jax
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import drawing, env, official
+from gridax.envs.arc3 import drawing, env, games, official
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.types import STATUS_NAMES, Action
@@ -21,7 +21,6 @@ from tests.tools.record_traces import (
     OFFICIAL_GAMES,
     ask_official,
     ask_reference,
-    is_official,
     official_episodes,
     random_episodes,
     trace_path,
@@ -51,8 +50,8 @@ def replay(game, episodes: list, where: str, start_levels=None) -> None:
             assert bool(info["full_reset"]) == record["full_reset"], at
 
 
-INVENTED = sorted(name for name in GAMES if not is_official(name))
-PORTED = sorted(name for name in GAMES if is_official(name))
+INVENTED = sorted(module.GAME.name for module in games.INVENTED)
+PORTED = sorted(module.GAME.name for module in games.PORTED)
 
 
 @pytest.mark.parametrize("name", INVENTED)

@@ -271,6 +271,51 @@ def test_draw_sprite_draws_a_sprite_as_drawn_at_a_screen_pixel():
     assert int(np.asarray(hidden).sum()) == 0
 
 
+def test_turns_cells_of_source_pixels_repaints_and_camera_colours():
+    """``rotate`` turns clockwise about the top-left corner (four turns: back as it was),
+    ``drawn_size`` is the turned size, ``pixel_cells`` puts each source pixel where the
+    frame draws it; ``repaint`` keeps the size; ``set_camera_colours`` paints the cells no
+    sprite covers."""
+    state, _ = env.reset(BUILDING)
+    state = rules.place(state, 1, 7, 7)  # the spare out of the way
+    row = rules.set_pixels(state, 0, ((1, 2),))
+    turned = rules.rotate(row, 0, 90)  # a column: 1 above 2
+    height, width = rules.drawn_size(turned)
+    assert (int(height[0]), int(width[0])) == (2, 1)
+    x, y = rules.pixel_cells(turned)
+    frame = np.asarray(drawing.draw_frame(turned, BUILDING)[1])  # 8 pixels a cell
+    for col, colour in ((0, 1), (1, 2)):
+        cell_x, cell_y = int(x[0, 0, col]), int(y[0, 0, col])
+        assert (cell_x, cell_y) == (0, col) and frame[8 * cell_y, 8 * cell_x] == colour
+    again = turned
+    for _ in range(3):
+        again = rules.rotate(again, 0, 90)
+    np.testing.assert_array_equal(again.table.quarter_turns, row.table.quarter_turns)
+    assert int(rules.set_rotation(turned, 0, 360).table.quarter_turns[0]) == 0
+    grid = jnp.full((2, 2), 5, jnp.int8)
+    repainted = rules.repaint(row, 0, grid)
+    assert (int(repainted.table.height[0]), int(repainted.table.width[0])) == (1, 2)
+    np.testing.assert_array_equal(repainted.table.pixels[0], grid)
+    coloured = rules.set_camera_colours(state, 11, 12)
+    assert (int(coloured.camera.background), int(coloured.camera.letterbox)) == (11, 12)
+    assert int(drawing.draw_frame(coloured, BUILDING)[1][40, 40]) == 11  # an empty cell
+
+
+def test_sprite_at_can_search_in_the_layers_of_an_earlier_sort():
+    """A click finds the highest layer first; with ``layers`` (arcengine's sort at a
+    level's first lookup) it searches in that order, whatever the layers are now."""
+    state, _ = env.reset(BUILDING)
+    stacked = rules.place(state, 1, 0, 0)  # the spare on the block: equal layers
+    assert int(rules.sprite_at(stacked, 0, 0, BUILDING)) == 0  # the first in order
+    raised = rules.set_layer(stacked, 1, 3)
+    assert int(rules.sprite_at(raised, 0, 0, BUILDING)) == 1
+    before = stacked.table.layer
+    assert int(rules.sprite_at(raised, 0, 0, BUILDING, layers=before)) == 0
+    hidden = rules.set_collidable(raised, 1, False)
+    assert int(rules.sprite_at(hidden, 0, 0, BUILDING)) == 0
+    assert int(rules.sprite_at(hidden, 0, 0, BUILDING, ignore_collidable=True)) == 1
+
+
 # --- animations and rare work ---------------------------------------------------------
 
 STRIDES = np.array([1, 2, 1], np.int32)  # cells moved on frame 0, 1, 2 of an action

@@ -24,7 +24,7 @@ import numpy as np
 
 from gridax.envs.arc3 import interface
 from gridax.envs.arc3.camera import SCREEN
-from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.game import Game, as_triple
 from gridax.envs.arc3.types import CLICK, Action
 
 Policy = Callable[[jax.Array, jax.Array], Action]
@@ -47,7 +47,7 @@ def random_policy(game: Game) -> Policy:
 
 def solution_actions(game: Game) -> np.ndarray:
     """The game's reference solutions, level after level, as ``[T, 3]`` (id, x, y)."""
-    moves = [m if isinstance(m, tuple) else (m, 0, 0) for run in game.solutions for m in run]
+    moves = [as_triple(move) for run in game.solutions for move in run]
     if not moves:
         raise ValueError(f"{game.name} has no reference solutions to replay")
     return np.asarray(moves, np.int32)
@@ -78,7 +78,6 @@ def _play(env, policy: Policy, episodes: int, max_steps: int, seed: int, script=
     """``(states, info)`` after ``episodes`` episodes of ``max_steps`` (``script``: ``[T,
     3]`` actions played instead of the policy's, the same in every episode); a finished
     episode is absorbing, so its last info is its end's."""
-    nothing = Action(*[jnp.zeros(episodes, jnp.int32)] * 3)
 
     def one_step(carry, t):
         states, obs, _ = carry
@@ -93,7 +92,9 @@ def _play(env, policy: Policy, episodes: int, max_steps: int, seed: int, script=
     @jax.jit
     def rollout(reset_keys):
         states, obs = env.batch_reset(reset_keys)
-        _, _, _, _, info = env.batch_step(states, nothing)  # the carry's shape only
+        nothing = Action(*[jnp.zeros(episodes, jnp.int32)] * 3)
+        shapes = jax.eval_shape(env.batch_step, states, nothing)[-1]  # the info's
+        info = jax.tree.map(lambda leaf: jnp.zeros(leaf.shape, leaf.dtype), shapes)
         (states, _, info), _ = jax.lax.scan(one_step, (states, obs, info), jnp.arange(max_steps))
         return states, info
 

@@ -201,6 +201,11 @@ class Game:
         return jnp.asarray(offered)[jnp.clip(action_id, 0, 7)] & (action_id >= 0) & (action_id < 8)
 
 
+def as_triple(move) -> tuple[int, int, int]:
+    """A move of ``Game.solutions`` as ``(action id, x, y)`` (an id alone: no click)."""
+    return tuple(move) if isinstance(move, tuple) else (move, 0, 0)
+
+
 def sprite_to_json(sprite: Sprite) -> dict:
     """A sprite as plain data (:func:`sprite_from_json` reads it back)."""
     fields = asdict(sprite)

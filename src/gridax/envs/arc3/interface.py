@@ -127,10 +127,15 @@ def episode_end(state: Arc3EnvState, config: Arc3Config) -> tuple[Bool[Array, ".
     return terminated, out_of_steps & ~terminated
 
 
+def reference_actions(game: Game) -> tuple[int, ...]:
+    """The length of the game's reference solution of each level."""
+    return tuple(len(moves) for moves in game.solutions)
+
+
 def baseline_actions(game: Game) -> tuple[int, ...]:
     """The actions a level is scored against: the game's human baselines, or (an
     invented game without them) the lengths of its reference solutions."""
-    return game.baseline_actions or tuple(len(moves) for moves in game.solutions)
+    return game.baseline_actions or reference_actions(game)
 
 
 def play_score(state: Arc3EnvState, game: Game) -> Float32[Array, "*b"]:
@@ -289,7 +294,7 @@ class Arc3Env(Env):
 
     def reference_actions(self) -> np.ndarray:
         """The length of the game's reference solution of each level."""
-        return np.array([len(moves) for moves in self.game.solutions], np.int32)
+        return np.array(reference_actions(self.game), np.int32)
 
     def episode_metrics(self, info, length):
         shape = jnp.shape(info["level_actions"])  # [..., levels]

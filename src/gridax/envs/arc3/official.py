@@ -18,28 +18,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from gridax.envs.arc3.game import Level
-from gridax.envs.arc3.sprites import Blocking, Sprite
+from gridax.envs.arc3.game import Level, sprite_from_json
+from gridax.envs.arc3.sprites import Sprite
 
 DATA = resources.files("gridax.envs.arc3") / "data"
-
-
-def _sprite(record: dict) -> Sprite:
-    return Sprite(
-        pixels=tuple(map(tuple, record["pixels"])),
-        kind=record["name"],
-        x=record["x"],
-        y=record["y"],
-        layer=record["layer"],
-        scale=record["scale"],
-        rotation=record["rotation"],
-        mirror_ud=record["mirror_ud"],
-        mirror_lr=record["mirror_lr"],
-        blocking=Blocking[record["blocking"]],
-        visible=record["visible"],
-        collidable=record["collidable"],
-        tags=tuple(record["tags"]),
-    )
 
 
 @dataclass(frozen=True)
@@ -100,10 +82,21 @@ class OfficialGame:
             for number, level in enumerate(self.levels)
         )
 
-    @property
-    def camera_tuple(self) -> tuple[int, int, int, int]:
+    def game_fields(self) -> dict:
+        """What a port's :class:`~gridax.envs.arc3.game.Game` takes from the official
+        file as it is: name, kinds, tags, actions, camera and colours, human baselines
+        (``Game(**data.game_fields(), levels=..., rule=..., ...)``)."""
         c = self.camera
-        return c["x"], c["y"], c["width"], c["height"]
+        return {
+            "name": self.game_id,
+            "kinds": self.kinds,
+            "tags": self.tags,
+            "available_actions": self.available_actions,
+            "camera": (c["x"], c["y"], c["width"], c["height"]),
+            "background": c["background"],
+            "letterbox": c["letter_box"],
+            "baseline_actions": self.baseline_actions,
+        }
 
 
 def available() -> tuple[str, ...]:
@@ -132,12 +125,12 @@ def load(game_id: str) -> OfficialGame:
         camera=record["camera"],
         levels=tuple(
             OfficialLevel(
-                sprites=tuple(_sprite(s) for s in level["sprites"]),
+                sprites=tuple(sprite_from_json(s) for s in level["sprites"]),
                 grid_size=None if level["grid_size"] is None else tuple(level["grid_size"]),
                 data=level["data"],
                 name=level["name"],
             )
             for level in record["levels"]
         ),
-        catalogue={key: _sprite(s) for key, s in record["catalogue"].items()},
+        catalogue={key: sprite_from_json(s) for key, s in record["catalogue"].items()},
     )

@@ -14,7 +14,7 @@ from jaxtyping import Array, UInt8
 
 from gridax import pictures as shared
 from gridax.envs.arc3 import env
-from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.game import Game, as_triple
 from gridax.envs.arc3.types import Action
 
 # ARC-AGI-3's colours 0-15 (the palette its viewers draw frames with).
@@ -57,8 +57,7 @@ def solution_frames(game: Game, level: int) -> list:
         )
 
     def play(state, move):
-        triple = move if isinstance(move, tuple) else (move, 0, 0)
-        state, frames, info = env.step(state, Action(*triple), game)
+        state, frames, info = env.step(state, Action(*as_triple(move)), game)
         return state, list(frames[: int(info["frame_count"])])
 
     state, first = env.reset(game)

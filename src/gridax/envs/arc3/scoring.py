@@ -140,13 +140,9 @@ def _sum_last_axis_in_order(x: np.ndarray) -> np.ndarray:
     return np.cumsum(x, axis=-1)[..., -1]
 
 
-def level_scores(level_actions, levels_completed, baseline_actions, level_count=None) -> np.ndarray:
-    """Each level's score ``[..., L]`` (float64) as arc-agi 0.9.9's scorecard gives it: a
-    completed level with ``a > 0`` actions and baseline ``b`` scores ``min(100 * (b / a) **
-    2, 115)``; a completed level without actions, a level not completed and padding past
-    ``level_count`` score 0, as do all levels of a play that completed more levels than
-    there are baselines. Inputs as in the module's docstring."""
-    scores, _ = _level_scores(
+def _exact_level_scores(level_actions, levels_completed, baseline_actions, level_count):
+    """:func:`_level_scores` in float64 NumPy, squared as Python squares."""
+    return _level_scores(
         np,
         np.float64,
         _square_as_python_does,
@@ -155,6 +151,15 @@ def level_scores(level_actions, levels_completed, baseline_actions, level_count=
         baseline_actions,
         level_count,
     )
+
+
+def level_scores(level_actions, levels_completed, baseline_actions, level_count=None) -> np.ndarray:
+    """Each level's score ``[..., L]`` (float64) as arc-agi 0.9.9's scorecard gives it: a
+    completed level with ``a > 0`` actions and baseline ``b`` scores ``min(100 * (b / a) **
+    2, 115)``; a completed level without actions, a level not completed and padding past
+    ``level_count`` score 0, as do all levels of a play that completed more levels than
+    there are baselines. Inputs as in the module's docstring."""
+    scores, _ = _exact_level_scores(level_actions, levels_completed, baseline_actions, level_count)
     return scores
 
 
@@ -180,14 +185,8 @@ def game_score(level_actions, levels_completed, baseline_actions, level_count=No
     >>> float(game_score([10, 20, 5], 2, [10, 10, 10]))  # 100 and 25 of 6: 150 / 6
     25.0
     """
-    scores, weights = _level_scores(
-        np,
-        np.float64,
-        _square_as_python_does,
-        level_actions,
-        levels_completed,
-        baseline_actions,
-        level_count,
+    scores, weights = _exact_level_scores(
+        level_actions, levels_completed, baseline_actions, level_count
     )
     return _game_score_from(np, scores, weights, _sum_last_axis_in_order)
 

@@ -219,12 +219,9 @@ def ui(state, frame, game: Game):
 
 
 GAME = Game(
-    name="cn04",
+    **DATA.game_fields(),
     levels=DATA.game_levels(_level_memory),
-    kinds=DATA.kinds,
-    tags=DATA.tags,
     rule=rule,
-    available_actions=DATA.available_actions,
     pixel_size=PIXELS,
     reach=PIXELS,
     memory={
@@ -237,11 +234,7 @@ GAME = Game(
         "sorted": Var("bool"),
     },
     max_frames=2,
-    camera=DATA.camera_tuple,
-    background=DATA.camera["background"],
-    letterbox=DATA.camera["letter_box"],
     ui=ui,
     on_set_level=on_set_level,
     solutions=SOLUTIONS,
-    baseline_actions=DATA.baseline_actions,
 )

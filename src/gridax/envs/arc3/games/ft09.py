@@ -328,21 +328,14 @@ SOLUTIONS = (
 )
 
 GAME = Game(
-    name="ft09",
+    **OFFICIAL.game_fields(),
     levels=levels(),
-    kinds=OFFICIAL.kinds,
-    tags=TAGS,
     rule=rule,
-    available_actions=OFFICIAL.available_actions,
     num_slots=NUM_SLOTS,
     pixel_size=32,
     reach=32,
     memory={"moves_left": rules.Var()},
     max_frames=5,
-    camera=OFFICIAL.camera_tuple,
-    background=OFFICIAL.camera["background"],
-    letterbox=OFFICIAL.camera["letter_box"],
     ui=ui,
     solutions=SOLUTIONS,
-    baseline_actions=OFFICIAL.baseline_actions,
 )

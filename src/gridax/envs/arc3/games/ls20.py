@@ -415,21 +415,14 @@ SOLUTIONS = (
 )
 
 GAME = Game(
-    name="ls20",
+    **data.OFFICIAL.game_fields(),
     levels=data.levels(),
-    kinds=data.OFFICIAL.kinds,
-    tags=TAGS,
     rule=rule,
-    available_actions=data.OFFICIAL.available_actions,
     num_slots=data.NUM_SLOTS,
     pixel_size=64,
     reach=64,
     memory=MEMORY,
     max_frames=data.SPRING_FRAMES + 1,
-    camera=data.OFFICIAL.camera_tuple,
-    background=data.OFFICIAL.camera["background"],
-    letterbox=data.OFFICIAL.camera["letter_box"],
     ui=ui,
     solutions=rules.maps.actions(SOLUTIONS),
-    baseline_actions=data.OFFICIAL.baseline_actions,
 )

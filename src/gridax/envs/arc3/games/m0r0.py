@@ -324,18 +324,12 @@ def solution(run) -> tuple:
 
 
 GAME = Game(
-    name="m0r0",
+    **OFFICIAL.game_fields(),
     levels=OFFICIAL.game_levels(memory=lambda number, data: {"colours": tuple(data["npwxa"])}),
-    kinds=OFFICIAL.kinds,
-    tags=OFFICIAL.tags,
     rule=rule,
-    available_actions=OFFICIAL.available_actions,
     pixel_size=15,
     reach=15,
     max_frames=1 + FLASH_FRAMES,
-    camera=OFFICIAL.camera_tuple,
-    background=OFFICIAL.camera["background"],
-    letterbox=OFFICIAL.camera["letter_box"],
     memory={
         "selected": Var(value=-1),  # the selected stone's slot, or -1
         "home_x": Var("int32", (NUM_SLOTS,)),  # each sprite's start, for a fall
@@ -345,5 +339,4 @@ GAME = Game(
     ui=ui,
     on_set_level=start_level,
     solutions=tuple(solution(run) for run in RUNS),
-    baseline_actions=OFFICIAL.baseline_actions,
 )

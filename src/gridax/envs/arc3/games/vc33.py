@@ -415,12 +415,9 @@ SOLUTIONS = tuple(
 
 
 GAME = Game(
-    name="vc33",
+    **OFFICIAL.game_fields(),
     levels=tuple(level_of(n) for n in range(len(OFFICIAL.levels))),
-    kinds=KINDS,
-    tags=TAGS,
     rule=rule,
-    available_actions=OFFICIAL.available_actions,
     num_slots=NUM_SLOTS,
     pixel_size=64,
     reach=64,
@@ -440,11 +437,7 @@ GAME = Game(
     # A swap takes at most 97 frames (level 7: the click, 2 x 9 for the valve, up to
     # three floats crossing), and completing a level one more.
     max_frames=100,
-    camera=OFFICIAL.camera_tuple,
-    background=OFFICIAL.camera["background"],
-    letterbox=OFFICIAL.camera["letter_box"],
     ui=ui,
     on_set_level=on_set_level,
     solutions=SOLUTIONS,
-    baseline_actions=OFFICIAL.baseline_actions,
 )
