@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test lint parity arc3-parity clean
+.PHONY: demo test lint torch parity arc3-parity clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,20 @@ demo: $(INSTALLED)
 
 test: $(INSTALLED)
 	GRIDAX_BENCH_SIZES=64 $(BIN)/python -m pytest
+
+# PyTorch's trainers (the extra torch) beside gridax, for tests/test_torch_trainers.py
+# and examples/torch (make test skips them without). TORCH is the torch to install first:
+# pip would otherwise take a CUDA build of several GB for the trainers. Elsewhere, e.g.
+# TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu".
+TORCH ?= torch==2.13.0
+TORCH_INSTALLED := $(VENV)/.installed-torch
+
+$(TORCH_INSTALLED): $(INSTALLED)
+	$(BIN)/python -m pip install --quiet $(TORCH)
+	$(BIN)/python -m pip install --quiet -e ".[torch]"
+	touch $@
+
+torch: $(TORCH_INSTALLED)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests benchmarks $(wildcard examples)

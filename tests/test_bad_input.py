@@ -60,7 +60,7 @@ CASES = {
     "unknown option": (
         lambda tmp: gridax.make("ArcAgi1-v0", max_steps=5),
         ValueError,
-        r"ArcAgi1-v0 has no option 'max_steps'; did you mean 'max_episode_steps'",
+        r"ArcAgi1-v0: unexpected keyword argument 'max_steps'; did you mean 'max_episode_steps'",
     ),
     "bad ARC config value": (
         lambda tmp: gridax.make("ArcAgi1-v0", max_episode_steps=-5),

@@ -49,13 +49,13 @@ def test_arc_folder_takes_a_path(tmp_path):
     [
         ("ArcAgi3-v0", {}, "did you mean 'ArcAgi2-v0'"),
         ("ForagaxDiwali-v4", {}, "did you mean 'ForagaxDiwali-v5'"),
-        ("ArcAgi1-v0", {"splt": "evaluation"}, "no option 'splt'; did you mean 'split'"),
+        ("ArcAgi1-v0", {"splt": "evaluation"}, "argument 'splt'; did you mean 'split'"),
         ("ArcAgi1-v0", {"split": "test"}, "unknown split 'test'"),
-        ("ArcAgi1-v0", {"path": "x"}, "no option 'path'"),
+        ("ArcAgi1-v0", {"path": "x"}, "unexpected keyword argument 'path'"),
         ("ArcAgi1-v0", {"selection_format": "points"}, "selection_format must be one of"),
         ("ArcFolder-v0", {}, "needs path="),
         ("ArcFolder-v0", {"path": "/no/such/folder"}, "no/such/folder"),
-        ("ArcFolder-v0", {"path": ".", "split": "training"}, "no option 'split'"),
+        ("ArcFolder-v0", {"path": ".", "split": "training"}, "unexpected keyword argument 'split'"),
         ("ForagaxTwoBiome-v1", {"apertur": 7}, "aperture"),
     ],
 )

@@ -89,6 +89,25 @@ class Env(eqx.Module):
         ``similarity``); ``{}`` for none. :class:`gridax.wrappers.EpisodeMetrics` reports
         them as ``returned_episode_<name>``."""
 
+    # --- for policies (optional: the defaults allow every action, have no image) ---------
+
+    def action_mask(self, state) -> dict[str, Bool[Array, "... n"]]:
+        """Which values the ``Discrete`` fields of the action may take in ``state`` (one
+        state or a batch): per field name, a bool array over the field's values with the
+        state's batch shape in front; a field left out takes every value. What masked
+        policies read (``action_masks()`` of the Gymnasium adapters, for SB3-contrib's
+        ``MaskablePPO``). The default: every action."""
+        return {}
+
+    def observation_image(self, obs) -> Any:
+        """The observation (or a batch) as a channel-last RGB ``uint8`` image, for CNN
+        policies (``observations="image"`` of the Gymnasium adapters); only envs whose
+        observation is one picture have it (ARC-AGI-3's 64x64 frame)."""
+        raise TypeError(
+            f"{self.env_id}'s observation is not one picture; only ARC-AGI-3's 64x64 frame "
+            "has an image form (observation_image)"
+        )
+
     # --- checks and pictures -----------------------------------------------------------
 
     @abc.abstractmethod

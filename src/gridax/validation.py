@@ -24,6 +24,27 @@ def require_known(what: str, name: str, choices: Iterable[str], listing: str | N
     raise ValueError(f"unknown {what} {name!r}{'; ' + hint if hint else ''} ({listing})")
 
 
+class UnknownOptionError(ValueError, TypeError):
+    """An option (keyword argument) an env does not take. Also a ``TypeError``, as
+    Python's own "unexpected keyword argument": libraries that try a constructor with an
+    option and retry without it on that error (TorchRL's ``GymEnv`` and ``frameskip``)
+    work unchanged."""
+
+
+def require_options(owner: str, options: Iterable[str], allowed: Iterable[str]) -> None:
+    """Raises :class:`UnknownOptionError` for the first of ``options`` not in
+    ``allowed``: ``<owner>: unexpected keyword argument 'x'; did you mean ...? (options:
+    ...)``."""
+    allowed = sorted(allowed)
+    for name in sorted(options):
+        if name not in allowed:
+            hint = close_matches(name, allowed)
+            raise UnknownOptionError(
+                f"{owner}: unexpected keyword argument {name!r}{'; ' + hint if hint else ''} "
+                f"(options: {', '.join(allowed)})"
+            )
+
+
 def is_integer(value) -> bool:
     """A Python int, and not a bool."""
     return not isinstance(value, bool) and isinstance(value, int)

@@ -195,7 +195,7 @@ def test_registry_ids_and_knob_errors():
         gridax.make("ArcGen-Recolour-v0", max_size=31)
     with pytest.raises(ValueError, match="min_size \\(9\\) must not exceed max_size \\(5\\)"):
         gridax.make("ArcGen-Recolour-v0", min_size=9, max_size=5)
-    with pytest.raises(ValueError, match="no option 'num_object'; did you mean 'num_objects'"):
+    with pytest.raises(ValueError, match="argument 'num_object'; did you mean 'num_objects'"):
         gridax.make("ArcGen-Copy-v0", num_object=2)
     with pytest.raises(ValueError, match="family must be one of 'copy', "):
         Generator("rotate_cw")

@@ -35,7 +35,7 @@ from gridax.envs.arc.tasks.loading import load_tasks
 from gridax.envs.arc.termination import episode_ends
 from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
 from gridax.interface import Env
-from gridax.validation import close_matches, require_type
+from gridax.validation import require_options, require_type
 
 SOURCES = {"ArcAgi1-v0": "arc-agi-1", "ArcAgi2-v0": "arc-agi-2", "ArcFolder-v0": None}
 # ArcGen-Recolour-v0, ArcGen-FlipHorizontal-v0, ..., ArcGen-Mixture-v0: generated tasks.
@@ -214,14 +214,7 @@ class ArcEnv(Env):
 
 
 def _require_options(env_id: str, overrides: dict, extra: set[str]) -> None:
-    allowed = {f.name for f in dataclasses.fields(ArcConfig)} | extra
-    for name in overrides:
-        if name not in allowed:
-            hint = close_matches(name, allowed)
-            raise ValueError(
-                f"{env_id} has no option {name!r}{'; ' + hint if hint else ''} "
-                f"(options: {', '.join(sorted(allowed))})"
-            )
+    require_options(env_id, overrides, {f.name for f in dataclasses.fields(ArcConfig)} | extra)
 
 
 def make_env(env_id: str, **overrides) -> ArcEnv:

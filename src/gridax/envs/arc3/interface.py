@@ -39,7 +39,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Bool, Float32, Int32, UInt32
+from jaxtyping import Array, Bool, Float32, Int32, UInt8, UInt32
 
 from gridax import prng, spaces
 from gridax.dispatch import per_config
@@ -53,7 +53,7 @@ from gridax.envs.arc3.types import NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3S
 from gridax.fields import as_dtype
 from gridax.interface import Env
 from gridax.pictures import write as write_picture
-from gridax.validation import require_known, require_type
+from gridax.validation import require_known, require_options, require_type
 
 IDS = {f"Arc3-{name}-v0": name for name in GAMES}
 NO_ACTION = -1  # an action id no game offers
@@ -292,6 +292,13 @@ class Arc3Env(Env):
         """Which action ids the game offers (RESET always): a mask for a policy."""
         return self.game.offers(jnp.arange(NUM_ACTIONS))
 
+    def action_mask(self, state) -> dict[str, Bool[Array, "... 8"]]:
+        batch = jnp.shape(state.steps)
+        return {"id": jnp.broadcast_to(self.available_actions, (*batch, NUM_ACTIONS))}
+
+    def observation_image(self, obs) -> UInt8[Array, "... 64 64 3"]:
+        return pictures.colours(obs)
+
     def reference_actions(self) -> np.ndarray:
         """The length of the game's reference solution of each level."""
         return np.array(reference_actions(self.game), np.int32)
@@ -368,9 +375,5 @@ def make_env(env_id: str, **overrides) -> Arc3Env:
     (``max_episode_steps``, ``strict``, ``start_level``)."""
     require_known("ARC-AGI-3 id", env_id, IDS)
     options = {field.name for field in dataclasses.fields(Arc3Config)} - {"game"}
-    unknown = set(overrides) - options
-    if unknown:
-        raise ValueError(
-            f"{env_id}: unknown options {sorted(unknown)}; it takes {', '.join(sorted(options))}"
-        )
+    require_options(env_id, overrides, options)
     return Arc3Env(env_id, Arc3Config(GAMES[IDS[env_id]], **overrides))

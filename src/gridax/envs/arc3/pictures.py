@@ -29,12 +29,17 @@ PALETTE = np.array(
 )  # fmt: skip
 
 
+def colours(frames) -> UInt8[Array, "... 64 64 3"]:
+    """Frames (any batch shape) in RGB, one pixel per frame pixel. Jittable."""
+    return jnp.asarray(PALETTE)[jnp.clip(jnp.asarray(frames), 0, 15)]
+
+
 def picture(frame, cell: int = 8) -> UInt8[Array, "h w 3"]:
     """One 64x64 frame as an RGB ``uint8`` array, ``cell`` pixels per frame pixel.
     Jittable."""
     if cell < 1:
         raise ValueError(f"cell must be a positive number of pixels; got {cell}")
-    rgb = jnp.asarray(PALETTE)[jnp.clip(jnp.asarray(frame), 0, 15)]
+    rgb = colours(frame)
     return jnp.repeat(jnp.repeat(rgb, cell, axis=0), cell, axis=1)
 
 

@@ -22,7 +22,7 @@ from gridax.envs.forage.objects import WHITE, Biome, ObjectType
 from gridax.envs.forage.params import ForageParams
 from gridax.envs.forage.structure import Structure
 from gridax.envs.forage.temperatures import Series, synthetic_temperatures
-from gridax.validation import is_integer, require_int, require_known
+from gridax.validation import is_integer, require_int, require_options
 
 OBSERVATIONS = ("object", "rgb", "color")
 # A regenerating biome keeps the reward curves of this many generations, so objects that
@@ -294,7 +294,5 @@ def _params(config: ForageConfig) -> ForageParams:
 
 def replace(config: ForageConfig, **overrides) -> ForageConfig:
     """``config`` with fields replaced, validated again; unknown fields are named."""
-    fields = {f.name for f in dataclasses.fields(config)}
-    for name in sorted(overrides):
-        require_known("ForageConfig field", name, fields, f"fields: {', '.join(sorted(fields))}")
+    require_options(config.name, overrides, {f.name for f in dataclasses.fields(config)})
     return dataclasses.replace(config, **overrides)

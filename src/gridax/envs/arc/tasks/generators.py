@@ -92,12 +92,14 @@ class Generator(TaskSource):
     [3]
     """
 
-    family: str = "copy"
-    min_size: int = 3
-    max_size: int = 10
-    num_objects: int = 2
-    num_colours: int = 3
-    num_pairs: int = 3
+    # Static fields: a generator passed as params through jax.jit (as the adapters pass
+    # default_params) is part of the compiled function's identity, not a traced argument.
+    family: str = eqx.field(default="copy", static=True)
+    min_size: int = eqx.field(default=3, static=True)
+    max_size: int = eqx.field(default=10, static=True)
+    num_objects: int = eqx.field(default=2, static=True)
+    num_colours: int = eqx.field(default=3, static=True)
+    num_pairs: int = eqx.field(default=3, static=True)
 
     extra_keys: ClassVar[int] = 1
 

@@ -1,0 +1,127 @@
+"""Stable-Baselines3's PPO on gridax, unchanged, through the Gymnasium adapter.
+
+    python examples/torch/sb3_ppo.py                       # arc-copy and ForagaxTwoBiome-v1
+    python examples/torch/sb3_ppo.py --steps 20000 --tasks arc-copy
+
+``make_vec_env("gridax/<id>", env_kwargs={"flat_actions": True, "observations": "flat"})``
+is all SB3 needs: a ``MultiDiscrete`` action and a ``Box`` observation, so ``MlpPolicy``
+takes every gridax env (``observations="image"`` and ``CnnPolicy`` for ARC-AGI-3's
+frames; ``MaskablePPO`` reads the games' available actions through ``action_masks()``).
+Each run is printed and saved (curve, wall time, and how the time splits between the
+env's steps and torch: the policy's forward passes and the updates) beside a uniform
+random policy playing as many steps. Measured results: docs/interop.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from stable_baselines3 import PPO
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecEnvWrapper
+
+import gridax.wrappers.gymnasium  # noqa: F401  (registers the gridax/ ids)
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import Curve, Stopwatch, random_curve, save, task  # noqa: E402
+
+# The settings of each task's run (PPO's defaults elsewhere).
+SETTINGS = {
+    "arc-copy": {"n_steps": 256, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01},
+    "ForagaxTwoBiome-v1": {"n_steps": 256, "batch_size": 256, "n_epochs": 4},
+}
+
+
+class Measured(VecEnvWrapper):
+    """Times the env's steps and feeds the learning curve, leaving the env as it is."""
+
+    def __init__(self, venv, curve: Curve, watch: Stopwatch):
+        super().__init__(venv)
+        self.curve, self.watch = curve, watch
+
+    def reset(self):
+        with self.watch("env"):
+            return self.venv.reset()
+
+    def step_wait(self):
+        with self.watch("env"):
+            obs, rewards, dones, infos = self.venv.step_wait()
+        successes = [info["success"] for info in infos] if "success" in infos[0] else None
+        self.curve.add(rewards, dones, successes)
+        return obs, rewards, dones, infos
+
+
+def train(
+    name: str,
+    steps: int,
+    *,
+    seed: int = 0,
+    n_envs: int = 8,
+    algorithm=PPO,
+    policy: str = "MlpPolicy",
+    window: int = 2048,
+    forms: dict | None = None,
+    **settings,
+) -> dict:
+    """``algorithm`` (``PPO``, or sb3-contrib's ``MaskablePPO``) for ``steps`` env steps
+    on a task of :mod:`common` or a gridax id; ``forms`` overrides the adapter's options
+    (``{"observations": "image"}``). Returns the curve, the wall time, the time in env
+    steps and the time in torch."""
+    gym_id, options = task(name)
+    envs = make_vec_env(gym_id, n_envs=n_envs, seed=seed, env_kwargs={**options, **(forms or {})})
+    curve, watch = Curve(window), Stopwatch()
+    envs = Measured(envs, curve, watch)
+    start = time.perf_counter()
+    model = algorithm(policy, envs, seed=seed, verbose=0, **{**SETTINGS.get(name, {}), **settings})
+    model.learn(steps)
+    wall = time.perf_counter() - start
+    envs.close()
+    return {
+        "trainer": f"SB3 {algorithm.__name__}",
+        "steps": steps,
+        "seed": seed,
+        "num_envs": n_envs,
+        "wall_seconds": wall,
+        "env_seconds": watch.seconds["env"],
+        "torch_seconds": wall - watch.seconds["env"],
+        "curve": curve,
+        "model": model,
+    }
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tasks", nargs="+", default=["arc-copy", "ForagaxTwoBiome-v1"])
+    parser.add_argument("--steps", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("docs/torch/sb3"))
+    args = parser.parse_args(argv)
+    import gymnasium
+
+    results = {}
+    for name in args.tasks:
+        result = train(name, args.steps, seed=args.seed)
+        result.pop("model")
+        gym_id, options = task(name)
+        envs = gymnasium.make_vec(
+            gym_id, num_envs=8, vectorization_mode="vector_entry_point", **options
+        )
+        result["random"] = random_curve(envs, args.steps, result["curve"].window, args.seed)
+        results[name] = result
+        learnt, chance = result["curve"].final(), result["random"].final()
+        print(
+            f"{name}: {result['trainer']} {learnt} vs random {chance}; "
+            f"{result['wall_seconds']:.0f} s, env {result['env_seconds']:.0f} s, "
+            f"torch {result['torch_seconds']:.0f} s"
+        )
+    save(results, args.out)
+    return results
+
+
+if __name__ == "__main__":
+    np.set_printoptions(precision=3)
+    main()
