@@ -26,6 +26,7 @@ sys.path.insert(0, str(EXAMPLES))
 with warnings.catch_warnings():  # torchrl 0.14 deprecates its own weight updaters on import
     warnings.simplefilter("ignore", DeprecationWarning)
     import cleanrl_ppo  # noqa: E402
+    import common  # noqa: E402
     import sb3_ppo  # noqa: E402
     import torchrl_ppo  # noqa: E402
     from common import Curve  # noqa: E402
@@ -45,12 +46,50 @@ def _ran(result: dict, steps: int) -> None:
     assert result["wall_seconds"] > 0
 
 
-@pytest.mark.parametrize("name", TASKS)
-def test_stable_baselines3_ppo_trains(name):
-    result = sb3_ppo.train(name, STEPS, n_envs=4, window=512, n_steps=128, batch_size=128)
+@pytest.mark.parametrize(
+    ("name", "dummy"),
+    [(name, False) for name in TASKS] + [("arc-copy", True)],
+    ids=[*TASKS, "arc-copy-make_vec_env"],
+)
+def test_stable_baselines3_ppo_trains(name, dummy):
+    result = sb3_ppo.train(
+        name, STEPS, n_envs=4, window=512, dummy=dummy, n_steps=128, batch_size=128
+    )
     _ran(result, STEPS)
     assert 0 < result["env_seconds"] < result["wall_seconds"]
     assert result["model"].num_timesteps >= STEPS
+
+
+def test_sb3_vec_env_steps_as_sb3s_own_vec_env_until_an_episode_ends():
+    """Same seeds, same actions: the same observations, rewards and flags as
+    ``make_vec_env`` over the single adapter, and at the first end the same terminal
+    observation and truncation flag. (After it, each draws its new task from its own key
+    stream.)"""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    from gridax.wrappers.sb3 import SB3VecEnv
+
+    options = {"initial_grid": "empty", "success_bonus": 1.0}
+    ours = SB3VecEnv("ArcGen-Copy-v0", 4, **options)
+    theirs = make_vec_env("gridax/ArcGen-Copy-v0", 4, env_kwargs={**common.TORCH_FORMS, **options})
+    ours.seed(3)
+    theirs.seed(3)
+    np.testing.assert_array_equal(ours.reset(), theirs.reset())
+    rng = np.random.default_rng(0)
+    for step in range(6):
+        actions = rng.integers(0, [35, 30, 30], size=(4, 3))
+        actions[:, 0] = rng.choice([3, 5, 32], size=4) if step < 5 else 34  # then submit
+        (obs, reward, done, info), expected = ours.step(actions), theirs.step(actions)
+        np.testing.assert_allclose(reward, expected[1])
+        np.testing.assert_array_equal(done, expected[2])
+        if step < 5:
+            np.testing.assert_array_equal(obs, expected[0])
+    assert done.all()
+    for ended, reference in zip(info, expected[3], strict=True):
+        final = ended["terminal_observation"]
+        np.testing.assert_array_equal(final, reference["terminal_observation"])
+        assert ended["TimeLimit.truncated"] is reference["TimeLimit.truncated"] is False
+        assert ended["success"] == reference["success"]
 
 
 def test_maskable_ppo_sees_only_the_games_actions_on_a_real_game():
@@ -62,6 +101,7 @@ def test_maskable_ppo_sees_only_the_games_actions_on_a_real_game():
         "Arc3-ft09-v0",
         STEPS,
         n_envs=4,
+        dummy=True,  # the single adapter's action_masks(), through SB3's DummyVecEnv
         algorithm=MaskablePPO,
         policy="CnnPolicy",
         forms={"observations": "image"},
@@ -114,3 +154,22 @@ def test_torchrl_collector_and_ppo_loss_train(name):
     result = torchrl_ppo.train(name, STEPS, num_envs=16, frames_per_batch=512, window=512)
     _ran(result, STEPS)
     assert result["update_seconds"] > 0
+
+
+def test_maskable_ppo_on_sb3_vec_env():
+    """MaskablePPO reads SB3VecEnv's masks (one row per env): RESET and clicks only."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    from gridax.wrappers.sb3 import SB3VecEnv
+
+    envs = SB3VecEnv("Arc3-Lights-v0", 4)
+    envs.reset()
+    masks = get_action_masks(envs)
+    assert masks.shape == (4, 8 + 64 + 64)
+    model = MaskablePPO("MlpPolicy", envs, n_steps=64, batch_size=64, seed=0).learn(256)
+    obs = envs.reset()
+    for _ in range(10):
+        actions, _ = model.predict(obs, action_masks=get_action_masks(envs))
+        assert set(actions[:, 0]) <= {0, 6}
+        obs, *_ = envs.step(actions)

@@ -1,12 +1,16 @@
-"""Stable-Baselines3's PPO on gridax, unchanged, through the Gymnasium adapter.
+"""Stable-Baselines3's PPO on gridax, unchanged.
 
     python examples/torch/sb3_ppo.py                       # arc-copy and ForagaxTwoBiome-v1
-    python examples/torch/sb3_ppo.py --steps 20000 --tasks arc-copy
+    python examples/torch/sb3_ppo.py --steps 20000 --tasks arc-copy --make-vec-env
 
-``make_vec_env("gridax/<id>", env_kwargs={"flat_actions": True, "observations": "flat"})``
-is all SB3 needs: a ``MultiDiscrete`` action and a ``Box`` observation, so ``MlpPolicy``
-takes every gridax env (``observations="image"`` and ``CnnPolicy`` for ARC-AGI-3's
-frames; ``MaskablePPO`` reads the games' available actions through ``action_masks()``).
+Two ways in, both giving SB3 a ``MultiDiscrete`` action and a ``Box`` observation, so that
+``MlpPolicy`` takes every gridax env (``observations="image"`` and ``CnnPolicy`` for
+ARC-AGI-3's frames; ``MaskablePPO`` reads the games' available actions):
+
+- ``SB3VecEnv(id, n_envs)`` (the default here): every env stepped in one jitted call;
+- ``make_vec_env("gridax/<id>", env_kwargs={"flat_actions": True, "observations":
+  "flat"})`` (``--make-vec-env``): SB3's own ``DummyVecEnv``, one env at a time.
+
 Each run is printed and saved (curve, wall time, and how the time splits between the
 env's steps and torch: the policy's forward passes and the updates) beside a uniform
 random policy playing as many steps. Measured results: docs/interop.md.
@@ -25,6 +29,7 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
 import gridax.wrappers.gymnasium  # noqa: F401  (registers the gridax/ ids)
+from gridax.wrappers.sb3 import SB3VecEnv
 
 sys.path.insert(0, str(Path(__file__).parent))
 from common import Curve, Stopwatch, random_curve, save, task  # noqa: E402
@@ -65,14 +70,19 @@ def train(
     policy: str = "MlpPolicy",
     window: int = 2048,
     forms: dict | None = None,
+    dummy: bool = False,
     **settings,
 ) -> dict:
     """``algorithm`` (``PPO``, or sb3-contrib's ``MaskablePPO``) for ``steps`` env steps
-    on a task of :mod:`common` or a gridax id; ``forms`` overrides the adapter's options
-    (``{"observations": "image"}``). Returns the curve, the wall time, the time in env
-    steps and the time in torch."""
+    on a task of :mod:`common` or a gridax id, on :class:`SB3VecEnv` or (``dummy``) SB3's
+    ``make_vec_env``; ``forms`` overrides the adapter's options (``{"observations":
+    "image"}``). Returns the curve, the wall time, the time in env steps and in torch."""
     gym_id, options = task(name)
-    envs = make_vec_env(gym_id, n_envs=n_envs, seed=seed, env_kwargs={**options, **(forms or {})})
+    options = {**options, **(forms or {})}
+    if dummy:
+        envs = make_vec_env(gym_id, n_envs=n_envs, seed=seed, env_kwargs=options)
+    else:
+        envs = SB3VecEnv(gym_id.removeprefix("gridax/"), n_envs, **options)
     curve, watch = Curve(window), Stopwatch()
     envs = Measured(envs, curve, watch)
     start = time.perf_counter()
@@ -81,7 +91,7 @@ def train(
     wall = time.perf_counter() - start
     envs.close()
     return {
-        "trainer": f"SB3 {algorithm.__name__}",
+        "trainer": f"SB3 {algorithm.__name__}" + (" (make_vec_env)" if dummy else ""),
         "steps": steps,
         "seed": seed,
         "num_envs": n_envs,
@@ -98,13 +108,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--tasks", nargs="+", default=["arc-copy", "ForagaxTwoBiome-v1"])
     parser.add_argument("--steps", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--make-vec-env", action="store_true", help="SB3's DummyVecEnv")
     parser.add_argument("--out", type=Path, default=Path("docs/torch/sb3"))
     args = parser.parse_args(argv)
     import gymnasium
 
     results = {}
     for name in args.tasks:
-        result = train(name, args.steps, seed=args.seed)
+        result = train(name, args.steps, seed=args.seed, dummy=args.make_vec_env)
         result.pop("model")
         gym_id, options = task(name)
         envs = gymnasium.make_vec(

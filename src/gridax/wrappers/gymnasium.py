@@ -17,9 +17,12 @@ Spaces. Observations and actions are NumPy trees: a structured gridax value (an 
 observation, a :class:`~gridax.envs.arc.PointAction`) is a ``Dict`` space of its
 fields, so an ARC point action is ``{"operation": 3, "row": 0, "col": 1}``; a bbox action
 has ``r1, c1, r2, c2``, a mask action a boolean ``selection`` of the whole canvas. (A
-``Dict`` over a flat ``MultiDiscrete`` because it names the fields and covers the mask
-format too.) The vector env's spaces are the single spaces batched (``Discrete`` fields
-become ``MultiDiscrete``).
+``Dict`` by default because it names the fields and covers the mask format too.) For
+PyTorch trainers, ``flat_actions=True`` makes a structured action one ``MultiDiscrete``
+with ``action_masks()`` for masked policies, and ``observations="flat"`` (one
+``float32`` vector) or ``"image"`` (ARC-AGI-3's frame as RGB) a ``Box`` observation
+(:mod:`gridax.wrappers.gymnasium_spaces`). The vector env's spaces are the single spaces
+batched (``Discrete`` fields become ``MultiDiscrete``).
 
 Auto-reset (vector env). ``autoreset_mode`` is one of Gymnasium's three, declared in
 ``metadata["autoreset_mode"]``:
@@ -43,9 +46,7 @@ Returned arrays share memory with the env's state: treat them as read-only.
 
 from __future__ import annotations
 
-import math
 from functools import partial
-from typing import Any
 
 import gymnasium
 import jax
@@ -53,237 +54,22 @@ import jax.numpy as jnp
 import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
-from jaxtyping import Array, Float32
 
-from gridax import prng, spaces
+from gridax import prng
 from gridax.batching import select_envs
 from gridax.interface import Env
 from gridax.registry import as_env, registered_ids
 from gridax.validation import require_int, require_known
+from gridax.wrappers.gymnasium_spaces import (  # noqa: F401  (the adapters' spaces, here too)
+    FlatActions,
+    Forms,
+    check_action,
+    to_gymnasium_space,
+)
 
 NAMESPACE = "gridax"
 ARRAY_TYPES = ("numpy", "jax", "torch")
-OBSERVATION_FORMS = ("native", "flat", "image")
 RENDER_MODES = ["rgb_array"]
-
-
-# --- spaces and values -----------------------------------------------------------------
-
-
-def to_gymnasium_space(space: spaces.Space) -> gymnasium.spaces.Space:
-    """The Gymnasium space equal to a gridax space."""
-    if isinstance(space, spaces.Dict):
-        return gymnasium.spaces.Dict({k: to_gymnasium_space(v) for k, v in space.spaces.items()})
-    dtype: Any = np.dtype(space.dtype)  # Gymnasium's annotations name numpy scalar types
-    if isinstance(space, spaces.Discrete):
-        return gymnasium.spaces.Discrete(space.n, dtype=dtype)
-    if isinstance(space, spaces.Box):
-        low, high = (0, 1) if dtype == np.bool_ else (space.low, space.high)
-        return gymnasium.spaces.Box(low, high, space.shape, dtype)
-    raise TypeError(f"no Gymnasium equivalent for {space!r}")
-
-
-def check_action(env_id: str, space: spaces.Space, action, batch: tuple[int, ...]) -> Any:
-    """``action`` (NumPy, JAX or CPU torch arrays; a dict of fields for a structured
-    space) as gridax takes it, after checking every field's shape and values against
-    ``space``; a ``ValueError`` names the field, the allowed values and the env."""
-
-    def check(space, value, path):
-        what = f"{env_id}: action{path}"
-        array = np.asarray(value)
-        shape = batch + space.shape
-        if array.shape != shape:
-            raise ValueError(f"{what} must have shape {shape}; got shape {array.shape}")
-        if isinstance(space, spaces.Discrete):
-            integral = np.issubdtype(array.dtype, np.integer)
-            outside = ~((array >= 0) & (array < space.n)) if integral else np.ones(shape, bool)
-            if outside.any():
-                first = np.unravel_index(np.argmax(outside), shape)
-                where = f" (env {first[0]})" if batch else ""
-                raise ValueError(
-                    f"{what} must be an integer in 0..{space.n - 1}; got {array[first]!s}{where}"
-                )
-        elif space.dtype == jnp.bool_:
-            if array.dtype != np.bool_:
-                raise ValueError(f"{what} must be a bool array; got dtype {array.dtype}")
-        elif not np.all((array >= space.low) & (array <= space.high)):
-            raise ValueError(f"{what} must lie in [{space.low}, {space.high}]")
-        return jnp.asarray(array.astype(space.dtype, copy=False))
-
-    return spaces.as_structured(space, action, check)
-
-
-class FlatActions:
-    """A structured action space (a ``Dict`` of fields, as ARC's and ARC-AGI-3's) as one
-    vector of integers, the ``MultiDiscrete`` space that PyTorch trainers' categorical
-    heads take (``flat_actions=True``). In the space's field order, a ``Discrete(n)``
-    field is one entry of ``n`` values; an integer or bool ``Box`` field is one entry per
-    element (row-major) of its ``high - low + 1`` values, so an ARC mask action is the
-    operation then 900 cell bits."""
-
-    def __init__(self, space: spaces.Dict):
-        self.space = space
-        self.fields = []  # (name, shape, entries, values per entry, lowest value)
-        for name, sub in space.spaces.items():
-            if isinstance(sub, spaces.Discrete):
-                self.fields.append((name, (), 1, sub.n, 0))
-            elif isinstance(sub, spaces.Box) and sub.dtype == jnp.bool_:
-                self.fields.append((name, sub.shape, math.prod(sub.shape), 2, 0))
-            elif isinstance(sub, spaces.Box) and jnp.issubdtype(sub.dtype, jnp.integer):
-                values = int(sub.high) - int(sub.low) + 1
-                self.fields.append((name, sub.shape, math.prod(sub.shape), values, int(sub.low)))
-            else:
-                raise TypeError(f"field {name!r} ({sub!r}) has no flat integer form")
-        self.nvec = np.concatenate([np.full(n, v) for _, _, n, v, _ in self.fields])
-        self.starts = np.cumsum([0] + [n for _, _, n, _, _ in self.fields])
-
-    def gymnasium_space(self) -> gymnasium.spaces.MultiDiscrete:
-        return gymnasium.spaces.MultiDiscrete(self.nvec)
-
-    def field_of(self, entry: int) -> str:
-        """The name of the field entry ``entry`` of the vector belongs to."""
-        return self.fields[int(np.searchsorted(self.starts, entry, side="right")) - 1][0]
-
-    def structured(self, env_id: str, vector, batch: tuple[int, ...]) -> Any:
-        """The action a flat ``vector`` (NumPy, JAX or CPU torch; ``batch`` in front)
-        stands for, as gridax takes it; a ``ValueError`` names a bad entry's field."""
-        array = np.asarray(vector)
-        shape = (*batch, len(self.nvec))
-        if array.shape != shape:
-            raise ValueError(f"{env_id}: a flat action must have shape {shape}; got {array.shape}")
-        if not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"{env_id}: a flat action must be integers; got dtype {array.dtype}")
-        outside = (array < 0) | (array >= self.nvec)
-        if outside.any():
-            first = np.unravel_index(np.argmax(outside), shape)
-            entry = int(first[-1])
-            where = f" (env {first[0]})" if batch else ""
-            raise ValueError(
-                f"{env_id}: flat action entry {entry} (field {self.field_of(entry)!r}) must "
-                f"be an integer in 0..{self.nvec[entry] - 1}; got {array[first]}{where}"
-            )
-        values = {}
-        for (name, field_shape, _, _, low), start, stop in zip(
-            self.fields, self.starts[:-1], self.starts[1:], strict=True
-        ):
-            field = array[..., start:stop].reshape((*batch, *field_shape)) + low
-            values[name] = jnp.asarray(field.astype(self.space.spaces[name].dtype))
-        return self.space.cls(**values) if self.space.cls else values
-
-    def flat(self, action) -> np.ndarray:
-        """The flat vector of a structured action (or a batch; a dict of fields or the
-        action itself): the inverse of :meth:`structured`."""
-        parts = []
-        for name, field_shape, entries, _, low in self.fields:
-            value = np.asarray(spaces.field(action, name))
-            batch = value.shape[: value.ndim - len(field_shape)]
-            parts.append(value.reshape(*batch, entries).astype(np.int64) - low)
-        return np.concatenate(parts, axis=-1)
-
-    def mask(self, field_masks: dict, batch: tuple[int, ...]) -> np.ndarray:
-        """``Env.action_mask``'s per-field masks as one bool vector over ``nvec``'s
-        values (each entry's values in turn), the form ``MaskablePPO`` takes for a
-        ``MultiDiscrete`` space; a field without a mask allows every value."""
-        parts = []
-        for name, _, entries, values, _ in self.fields:
-            if name in field_masks:
-                parts.append(np.asarray(field_masks[name], bool).reshape(*batch, values))
-            else:
-                parts.append(np.ones((*batch, entries * values), bool))
-        return np.concatenate(parts, axis=-1)
-
-
-def _flat_actions(env: Env, flat_actions: bool) -> FlatActions | None:
-    """The flat form of ``env``'s actions if asked for and the space is structured (a
-    ``Discrete`` space, as forage's, is flat already)."""
-    space = env.action_space
-    return FlatActions(space) if flat_actions and isinstance(space, spaces.Dict) else None
-
-
-def _leaves(space: spaces.Space, value) -> list[tuple[spaces.Space, Any]]:
-    """Each leaf space of a (nested) ``Dict`` with its part of ``value``, in field order."""
-    if isinstance(space, spaces.Dict):
-        return [
-            pair
-            for name, sub in space.spaces.items()
-            for pair in _leaves(sub, spaces.field(value, name))
-        ]
-    return [(space, value)]
-
-
-def _zeros(space: spaces.Space):
-    """A value of ``space`` (nested dicts of zeros), for tracing."""
-    if isinstance(space, spaces.Dict):
-        return {name: _zeros(sub) for name, sub in space.spaces.items()}
-    return jnp.zeros(space.shape, space.dtype)
-
-
-def _flat_observation(space: spaces.Space, obs) -> Float32[Array, "... n"]:
-    """``obs`` (or a batch) as one ``float32`` vector: every field in order, each element
-    scaled by its space's bounds to ``[0, 1]``, so that an identifier such as ARC's
-    ``task_index`` cannot swamp an MLP's input."""
-    parts = []
-    for leaf, value in _leaves(space, obs):
-        if isinstance(leaf, spaces.Discrete):
-            low, high = 0.0, float(leaf.n - 1)
-        elif isinstance(leaf, spaces.Box):
-            low, high = float(leaf.low), float(leaf.high)
-        else:
-            raise TypeError(f"no flat form of {leaf!r}")
-        if not (np.isfinite(low) and np.isfinite(high)):
-            low, high = 0.0, 1.0
-        scaled = (jnp.asarray(value, jnp.float32) - low) / max(high - low, 1e-12)
-        batch = jnp.shape(value)[: jnp.ndim(value) - len(leaf.shape)]
-        parts.append(scaled.reshape(*batch, -1))
-    return jnp.concatenate(parts, axis=-1)
-
-
-class _Forms:
-    """How an adapter presents one env's observations and actions: gridax's own trees,
-    or, as asked, flat actions and flat or image observations (module docstring)."""
-
-    def __init__(self, env: Env, flat_actions: bool, observations: str):
-        require_known("observations", observations, OBSERVATION_FORMS)
-        self.env = env
-        # gridax's spaces, read once: a forage env derives its observation space by tracing
-        self.obs_space, self.action_space = env.observation_space, env.action_space
-        self.flat = _flat_actions(env, flat_actions)
-        self.gym_action_space = (
-            self.flat.gymnasium_space() if self.flat else to_gymnasium_space(self.action_space)
-        )
-        self.form = observations
-        if observations == "native":
-            self.gym_obs_space = to_gymnasium_space(self.obs_space)
-            return
-        convert = env.observation_image if observations == "image" else self._flatten
-        self._convert = jax.jit(convert)
-        example = spaces.as_structured(self.obs_space, _zeros(self.obs_space))
-        shape = jax.eval_shape(convert, example).shape
-        low, high, dtype = (0, 255, np.uint8) if observations == "image" else (0, 1, np.float32)
-        self.gym_obs_space = gymnasium.spaces.Box(low, high, shape, dtype)
-
-    def _flatten(self, obs):
-        return _flat_observation(self.obs_space, obs)
-
-    def observation(self, obs, leaf):
-        if self.form == "native":
-            return spaces.as_dicts(self.obs_space, obs, leaf)
-        return leaf(self._convert(obs))
-
-    def action(self, action, batch: tuple[int, ...]):
-        if self.flat:
-            return self.flat.structured(self.env.env_id, action, batch)
-        return check_action(self.env.env_id, self.action_space, action, batch)
-
-    def action_masks(self, state, batch: tuple[int, ...]) -> np.ndarray:
-        if self.flat:
-            return self.flat.mask(self.env.action_mask(state), batch)
-        if isinstance(self.action_space, spaces.Discrete):
-            return np.ones((*batch, self.action_space.n), bool)
-        raise ValueError(
-            f"{self.env.env_id}: action_masks() is for flat action spaces; build the "
-            "adapter with flat_actions=True"
-        )
 
 
 def _to_array_type(array_type: str):
@@ -351,7 +137,7 @@ class GymnasiumEnv(gymnasium.Env):
         self.env = as_env(env, **overrides)
         _check_render_mode(render_mode)
         self.render_mode = render_mode
-        self._forms = _Forms(self.env, flat_actions, observations)
+        self._forms = Forms(self.env, flat_actions, observations)
         self.observation_space = self._forms.gym_obs_space
         self.action_space = self._forms.gym_action_space
         self._params = self.env.default_params
@@ -465,7 +251,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": RENDER_MODES}
         self.render_mode = render_mode
         self.array_type = array_type
-        self._forms = _Forms(self.env, flat_actions, observations)
+        self._forms = Forms(self.env, flat_actions, observations)
         self.single_observation_space = self._forms.gym_obs_space
         self.single_action_space = self._forms.gym_action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
