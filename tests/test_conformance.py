@@ -153,6 +153,42 @@ def test_each_broken_contract_is_named(bug, message):
         check_env(CounterEnv("Counter-v0", bug=bug), num_envs=2, num_steps=4)
 
 
+class LevelledCounterEnv(CounterEnv):
+    """The counter with levels: a level is the count an episode starts from."""
+
+    has_levels: ClassVar[bool] = True
+
+    def sample_level(self, key, params=None):
+        return jnp.int32(0)  # where reset starts
+
+    def reset_to_level(self, key, level, params=None):
+        start = jnp.int32(1) if self.bug == "level ignored" else level
+        state = CounterState(jnp.asarray(start, jnp.int32), jax.random.key_data(key))
+        return state, self.observe(state)
+
+    def mutate_level(self, key, level, params=None):
+        level = jnp.minimum(level + 1, 2)
+        return level.astype(jnp.int16) if self.bug == "level dtype drift" else level
+
+
+def test_a_third_party_env_with_levels_conforms():
+    report = check_env(LevelledCounterEnv("Counter-v0"), num_envs=2, num_steps=4)
+    assert "ok  reset_to_level of sample_level equals reset" in str(report)
+    assert "reset_to_level" not in str(check_env(CounterEnv("Counter-v0"), 2, 4))
+
+
+@pytest.mark.parametrize(
+    ("bug", "message"),
+    [
+        ("level ignored", "fails 'reset_to_level of sample_level equals reset' at a batch"),
+        ("level dtype drift", "fails 'mutate_level keeps the level structure'"),
+    ],
+)
+def test_each_broken_level_contract_is_named(bug, message):
+    with pytest.raises(ConformanceError, match=message):
+        check_env(LevelledCounterEnv("Counter-v0", bug=bug), num_envs=2, num_steps=4)
+
+
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="unknown env id 'ArcAgi3-v0'"):
         check_env("ArcAgi3-v0")

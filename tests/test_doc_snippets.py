@@ -30,6 +30,7 @@ def snippets(heading: str) -> list[str]:
         ("Gymnasium", "gymnasium"),
         ("Jumanji", "jumanji"),
         ("Stoa", "stoa"),
+        ("Levels", "jaxued"),
         ("A third-party trainer", "rejax"),
     ],
 )

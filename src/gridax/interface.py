@@ -19,7 +19,7 @@ data), so that :class:`gridax.wrappers.AutoReset` can give a pooled state a fres
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import Any, ClassVar
 
 import equinox as eqx
 import jax
@@ -88,6 +88,28 @@ class Env(eqx.Module):
         ``info`` and the episode's ``length`` (ARC: ``solved``, ``steps_to_solve``,
         ``similarity``); ``{}`` for none. :class:`gridax.wrappers.EpisodeMetrics` reports
         them as ``returned_episode_<name>``."""
+
+    # --- levels, for curricula (optional: an env with levels sets has_levels) -----------
+
+    has_levels: ClassVar[bool] = False
+
+    def sample_level(self, key, params=None) -> Any:
+        """The level ``reset(key, params)`` plays (ARC: the task; ARC-AGI-3: the start
+        level), so that ``reset_to_level(key, sample_level(key, params), params)`` equals
+        ``reset(key, params)``. Jittable and vmappable over keys: the level generator of
+        unsupervised environment design (jaxued's ``rng -> level``)."""
+        raise TypeError(f"{self.env_id} has no levels (has_levels is False)")
+
+    def reset_to_level(self, key, level, params=None) -> tuple[Any, Any]:
+        """``(state, obs)`` of an episode on ``level`` (a value of :meth:`sample_level`'s
+        structure, from it, a mutator or a curriculum's buffer), drawing what else the
+        episode needs from ``key`` as ``reset`` does. Jittable and vmappable."""
+        raise TypeError(f"{self.env_id} has no levels (has_levels is False)")
+
+    def mutate_level(self, key, level, params=None) -> Any:
+        """A small random edit of ``level`` with the same structure (ACCEL's mutator;
+        apply it ``n`` times for ``n`` edits). Jittable and vmappable."""
+        raise TypeError(f"{self.env_id} has no levels (has_levels is False)")
 
     # --- for policies (optional: the defaults allow every action, have no image) ---------
 

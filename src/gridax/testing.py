@@ -29,6 +29,10 @@ check, the env and the step):
    ``batch_step`` equals ``step`` of each env, leaf for leaf (exactly, unless
    ``rtol`` is given), states, observations, rewards, dones and infos.
 7. **determinism**: the same seed gives the same trajectory, bit for bit.
+8. **levels** (an env with ``has_levels``): ``reset_to_level(key, sample_level(key))``
+   equals ``reset(key)``, vmapped under ``jit`` over a batch of keys; ``mutate_level``
+   keeps a level's structure, shapes and dtypes, and an episode on a mutated level
+   keeps the state invariants.
 
 Actions are drawn from ``env.action_space``; episodes that end in the single-env run are
 reset with a fresh key, while a batch keeps stepping its finished envs (``batch_step``
@@ -63,6 +67,10 @@ CHECKS = (
     "batch_step equals a loop of step",
     "same seed, same trajectory",
 )
+LEVEL_CHECKS = (  # for an env with has_levels
+    "reset_to_level of sample_level equals reset",
+    "mutate_level keeps the level structure",
+)
 
 
 class ConformanceError(AssertionError):
@@ -71,7 +79,8 @@ class ConformanceError(AssertionError):
 
 @dataclasses.dataclass(frozen=True)
 class ConformanceReport:
-    """What :func:`check_env` ran; every check in :data:`CHECKS` passed."""
+    """What :func:`check_env` ran; every check in :data:`CHECKS` passed (and in
+    :data:`LEVEL_CHECKS`, for an env with levels)."""
 
     env: str
     num_envs: int
@@ -79,6 +88,7 @@ class ConformanceReport:
     episodes_ended: int  # single-env episodes ended plus batched envs that reached done
     reward_min: float
     reward_max: float
+    levels_checked: bool = False
 
     def __str__(self) -> str:
         lines = [
@@ -86,7 +96,8 @@ class ConformanceReport:
             f"{self.num_envs}, {self.episodes_ended} episodes ended, rewards in "
             f"[{self.reward_min:.4g}, {self.reward_max:.4g}])"
         ]
-        return "\n".join(lines + [f"  ok  {check}" for check in CHECKS])
+        checks = CHECKS + LEVEL_CHECKS * self.levels_checked
+        return "\n".join(lines + [f"  ok  {check}" for check in checks])
 
 
 def _leaf_types(tree) -> list[tuple]:
@@ -269,6 +280,25 @@ class _Checker:
             self.episodes_ended += int(np.sum(trajectory[-1][3]))
         return trajectory
 
+    def levels(self, key, num_envs: int) -> None:
+        env, params = self.env, self.params
+        keys = jax.random.split(key, num_envs)
+        levels = jax.jit(jax.vmap(lambda k: env.sample_level(k, params)))(keys)
+        reset_to_level = jax.jit(jax.vmap(lambda k, v: env.reset_to_level(k, v, params)))
+        self.check_equal(
+            "reset_to_level of sample_level equals reset",
+            "a batch of keys",
+            self.batch_reset(keys, params),
+            reset_to_level(keys, levels),
+        )
+        mutate = jax.jit(jax.vmap(lambda k, v: env.mutate_level(k, v, params)))
+        mutated = mutate(jax.random.split(jax.random.fold_in(key, 1), num_envs), levels)
+        before, after = _leaf_types(levels), _leaf_types(mutated)
+        if after != before:
+            self.fail("mutate_level keeps the level structure", "a batch", f"{before} -> {after}")
+        states, obs = reset_to_level(keys, mutated)
+        self.check_reset(states, obs, (num_envs,), "reset_to_level of mutated levels")
+
     def check_compiled_once(self) -> None:
         for name, count in self.traces.items():
             if count > 1:
@@ -338,6 +368,8 @@ def check_env(
         "same seed, same trajectory", "the batched run", *jax.device_get((first, again))
     )
     checker.check_compiled_once()
+    if env.has_levels:
+        checker.levels(jax.random.fold_in(batch_key, 2), num_envs)
     return ConformanceReport(
         env=repr(env),
         num_envs=num_envs,
@@ -345,7 +377,8 @@ def check_env(
         episodes_ended=checker.episodes_ended,
         reward_min=min(checker.rewards),
         reward_max=max(checker.rewards),
+        levels_checked=env.has_levels,
     )
 
 
-__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "check_env"]
+__all__ = ["CHECKS", "LEVEL_CHECKS", "ConformanceError", "ConformanceReport", "check_env"]

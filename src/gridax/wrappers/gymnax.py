@@ -96,7 +96,9 @@ class GymnaxEnv(environment.Environment):
     def observation_space(self, params=None):
         return to_gymnax_space(self.env.observation_space)
 
-    def _action(self, action):
+    def gridax_action(self, action):
+        """``action`` as gymnax hands it (a flat integer, a dict of fields or the action
+        itself) in the form the gridax env takes."""
         space = self.env.action_space
         if not isinstance(space, spaces.Dict):
             return action
@@ -111,7 +113,7 @@ class GymnaxEnv(environment.Environment):
         return obs, state
 
     def step_env(self, key, state, action, params):
-        state, obs, reward, _, info = self.env.step(state, self._action(action))
+        state, obs, reward, _, info = self.env.step(state, self.gridax_action(action))
         return obs, state, reward, self.is_terminated(state, params), info
 
     def is_terminated(self, state, params) -> jax.Array:

@@ -30,6 +30,7 @@ from gridax.envs.arc.tasks import augmentation, generators
 from gridax.envs.arc.tasks.augmentation import invert
 from gridax.envs.arc.tasks.bank import TaskBank, TaskPairs, TaskSource
 from gridax.envs.arc.tasks.generators import Generator
+from gridax.envs.arc.tasks.level import ArcLevel
 from gridax.envs.arc.tasks.loading import (
     BUILTIN_SOURCES,
     builtin_task_files,
@@ -68,6 +69,7 @@ __all__ = [
     "ActionHistory",
     "ArcConfig",
     "ArcEnv",
+    "ArcLevel",
     "ArcObservation",
     "ArcState",
     "Evaluation",

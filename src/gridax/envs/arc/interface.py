@@ -31,6 +31,9 @@ from gridax.envs.arc.operations import NUM_OPERATIONS
 from gridax.envs.arc.tasks import generators
 from gridax.envs.arc.tasks.bank import TaskBank, TaskSource
 from gridax.envs.arc.tasks.context import episode_task_data
+from gridax.envs.arc.tasks.level import ArcLevel
+from gridax.envs.arc.tasks.level import mutate_level as _mutate_level
+from gridax.envs.arc.tasks.level import sample_level as _sample_level
 from gridax.envs.arc.tasks.loading import load_tasks
 from gridax.envs.arc.termination import episode_ends
 from gridax.envs.arc.types import ArcObservation, ArcState, Context, invariant_violations
@@ -70,6 +73,7 @@ class ArcEnv(Env):
     generator: generators.Generator | None = None
 
     kind: ClassVar[str] = "arc"
+    has_levels: ClassVar[bool] = True  # a level is one task (tasks/level.py)
 
     @property
     def default_params(self) -> TaskSource:
@@ -87,6 +91,16 @@ class ArcEnv(Env):
 
     def step(self, state, action):
         return functional.step(state, action, self.config)
+
+    def sample_level(self, key, params=None) -> ArcLevel:
+        return _sample_level(key, self._tasks(params))
+
+    def reset_to_level(self, key, level: ArcLevel, params=None):
+        require_type("level", level, ArcLevel, "an ArcLevel (env.sample_level(key))")
+        return functional.reset(key, self.config, level)
+
+    def mutate_level(self, key, level: ArcLevel, params=None) -> ArcLevel:
+        return _mutate_level(key, level, self.config.augment_all_colours)
 
     def batch_reset(self, keys, params=None):
         return functional.batch_reset(keys, self.config, self._tasks(params))

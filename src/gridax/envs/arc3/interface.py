@@ -144,16 +144,27 @@ def play_score(state: Arc3EnvState, game: Game) -> Float32[Array, "*b"]:
     return scoring.game_score_jax(state.play_actions, state.game_state.score, baselines)
 
 
-def _start_level(key, config: Arc3Config):
+def _start_level(key, config: Arc3Config) -> Int32[Array, ""]:
+    """The level an episode from ``key`` starts on (the env's level generator)."""
     levels = config.start_levels
     if len(levels) == 1:
-        return levels[0]
+        return jnp.int32(levels[0])
     return jax.random.choice(key, jnp.asarray(levels, jnp.int32))
 
 
+def _mutate_level(key, level, config: Arc3Config) -> Int32[Array, ""]:
+    """A neighbouring level of the game: one before or after ``level``, within the game."""
+    step = jnp.where(jax.random.bernoulli(key), 1, -1)
+    return jnp.clip(level + step, 0, len(config.game.levels) - 1).astype(jnp.int32)
+
+
 def _reset(key, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
+    return _reset_to_level(key, _start_level(key, config), config)
+
+
+def _reset_to_level(key, level, config: Arc3Config) -> tuple[Arc3EnvState, Array]:
     game = config.game
-    game_state, frame = functional.reset(game, _start_level(key, config))
+    game_state, frame = functional.reset(game, level)
     levels = jnp.zeros(len(game.levels), jnp.int32)
     scored = jnp.zeros(len(baseline_actions(game)), jnp.int32)
     state = Arc3EnvState(
@@ -209,6 +220,7 @@ class _Compiled(NamedTuple):
     step: Callable
     batch_reset: Callable
     batch_step: Callable
+    reset_to_level: Callable
 
 
 def _compile(config: Arc3Config) -> _Compiled:
@@ -218,10 +230,15 @@ def _compile(config: Arc3Config) -> _Compiled:
     def step(state, action):
         return _step(state, action, config)
 
+    def reset_to_level(key, level):
+        return _reset_to_level(key, level, config)
+
     # Strict checks raise through eqx.error_if: eqx.filter_jit names their failure
     # (EquinoxRuntimeError), as the ARC env's do.
     jit = eqx.filter_jit if config.strict else jax.jit
-    return _Compiled(jit(reset), jit(step), jit(jax.vmap(reset)), jit(jax.vmap(step)))
+    return _Compiled(
+        jit(reset), jit(step), jit(jax.vmap(reset)), jit(jax.vmap(step)), jit(reset_to_level)
+    )
 
 
 _compiled = per_config(_compile)
@@ -234,6 +251,7 @@ class Arc3Env(Env):
     config: Arc3Config = eqx.field(static=True)
 
     kind: ClassVar[str] = "arc3"
+    has_levels: ClassVar[bool] = True  # a level is the game's level an episode starts on
 
     @property
     def game(self) -> Game:
@@ -254,6 +272,16 @@ class Arc3Env(Env):
 
     def batch_step(self, states, actions):
         return _compiled(self.config).batch_step(states, actions)
+
+    def sample_level(self, key, params=None) -> Int32[Array, ""]:
+        return _start_level(key, self.config)
+
+    def reset_to_level(self, key, level, params=None):
+        functional.check_start_level(level, self.game)  # a concrete level, by name
+        return _compiled(self.config).reset_to_level(key, jnp.asarray(level, jnp.int32))
+
+    def mutate_level(self, key, level, params=None) -> Int32[Array, ""]:
+        return _mutate_level(key, level, self.config)
 
     def observe(self, state):
         return state.game_state.screen
