@@ -134,6 +134,17 @@ class ActorCritic(eqx.Module):
         return [jax.nn.log_softmax(head) for head in logits], self.critic(features)
 
 
+def sample_choice(key, heads, random_policy=False) -> jax.Array:
+    """One draw from each head of a batch (``[envs, heads]``); uniform for the random
+    baseline (``random_policy``, which may be traced)."""
+    keys = jax.random.split(key, len(heads))
+    draws = [
+        jax.random.categorical(k, jnp.where(random_policy, 0.0, h))
+        for k, h in zip(keys, heads, strict=True)
+    ]
+    return jnp.stack(draws, axis=-1)
+
+
 def log_prob_and_entropy(heads, choice):
     log_prob = sum(head[c] for head, c in zip(heads, choice, strict=True))
     entropy = -sum(jnp.sum(jnp.exp(head) * head) for head in heads)
@@ -184,14 +195,7 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
         def env_step(carry, key):
             weights, state, features = carry
             heads, value = jax.vmap(eqx.combine(weights, static))(features)
-            keys = jax.random.split(key, len(heads))
-            choice = jnp.stack(
-                [
-                    jax.random.categorical(k, jnp.where(random_policy, 0.0, h))
-                    for k, h in zip(keys, heads, strict=True)
-                ],
-                axis=-1,
-            )
+            choice = sample_choice(key, heads, random_policy)
             log_prob, _ = jax.vmap(log_prob_and_entropy)(heads, choice)
             state, obs, reward, done, info = wrapper.step(
                 state, problem.to_action(choice), problem.params
@@ -203,16 +207,7 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
             transition = (features, choice, log_prob, value, reward, done, success, episode_return)
             return (weights, state, problem.features(obs)), transition
 
-        def loss_fn(weights, batch):
-            features, choice, old_log_prob, advantage, target = batch
-            heads, value = jax.vmap(eqx.combine(weights, static))(features)
-            log_prob, entropy = jax.vmap(log_prob_and_entropy)(heads, choice)
-            ratio = jnp.exp(log_prob - old_log_prob)
-            advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
-            clipped = jnp.clip(ratio, 1 - s.clip, 1 + s.clip)
-            policy_loss = -jnp.mean(jnp.minimum(ratio * advantage, clipped * advantage))
-            value_loss = 0.5 * jnp.mean((value - target) ** 2)
-            return policy_loss + s.value_coef * value_loss - s.entropy_coef * jnp.mean(entropy)
+        learn = make_learn(static, optimiser, s)
 
         def update(carry, key):
             weights, opt_state, state, features = carry
@@ -223,33 +218,9 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
             feats, choice, log_prob, value, reward, done, success, episode_return = trajectory
             _, last_value = jax.vmap(eqx.combine(weights, static))(features)
             advantage, target = gae(value, reward, done, last_value, s.gamma, s.gae_lambda)
-
-            def epoch(carry, key):
-                weights, opt_state = carry
-                batch = jax.tree.map(
-                    lambda x: x.reshape((-1,) + x.shape[2:]),
-                    (feats, choice, log_prob, advantage, target),
-                )
-                order = jax.random.permutation(key, s.num_envs * s.num_steps)
-                minibatches = jax.tree.map(
-                    lambda x: x[order].reshape((s.minibatches, -1) + x.shape[1:]), batch
-                )
-
-                def minibatch(carry, batch):
-                    weights, opt_state = carry
-                    grads = jax.grad(loss_fn)(weights, batch)
-                    updates, opt_state = optimiser.update(grads, opt_state)
-                    return (optax.apply_updates(weights, updates), opt_state), None
-
-                if not random_policy:  # static: the random baseline does not learn
-                    (weights, opt_state), _ = jax.lax.scan(
-                        minibatch, (weights, opt_state), minibatches
-                    )
-                return (weights, opt_state), None
-
-            (weights, opt_state), _ = jax.lax.scan(
-                epoch, (weights, opt_state), jax.random.split(shuffle_key, s.epochs)
-            )
+            if not random_policy:  # static: the random baseline does not learn
+                batch = (feats, choice, log_prob, advantage, target)
+                weights, opt_state = learn(weights, opt_state, batch, shuffle_key)
             metrics = {
                 "reward_per_step": reward.mean(),
                 "episodes": done.sum(),
@@ -264,6 +235,45 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
         return metrics
 
     return train
+
+
+def make_learn(static, optimiser, s: Settings):
+    """``learn(weights, opt_state, batch, key) -> (weights, opt_state)``: PPO's clipped
+    objective over ``s.epochs`` passes of ``s.minibatches`` shuffled minibatches of a
+    rollout's ``(features, choice, log_prob, advantage, target)`` (``[steps, envs, ...]``)."""
+
+    def loss_fn(weights, batch):
+        features, choice, old_log_prob, advantage, target = batch
+        heads, value = jax.vmap(eqx.combine(weights, static))(features)
+        log_prob, entropy = jax.vmap(log_prob_and_entropy)(heads, choice)
+        ratio = jnp.exp(log_prob - old_log_prob)
+        advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+        clipped = jnp.clip(ratio, 1 - s.clip, 1 + s.clip)
+        policy_loss = -jnp.mean(jnp.minimum(ratio * advantage, clipped * advantage))
+        value_loss = 0.5 * jnp.mean((value - target) ** 2)
+        return policy_loss + s.value_coef * value_loss - s.entropy_coef * jnp.mean(entropy)
+
+    def minibatch(carry, batch):
+        weights, opt_state = carry
+        grads = jax.grad(loss_fn)(weights, batch)
+        updates, opt_state = optimiser.update(grads, opt_state)
+        return (optax.apply_updates(weights, updates), opt_state), None
+
+    def learn(weights, opt_state, batch, key):
+        flat = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), batch)
+        size = flat[0].shape[0]
+
+        def epoch(carry, key):
+            order = jax.random.permutation(key, size)
+            minibatches = jax.tree.map(
+                lambda x: x[order].reshape((s.minibatches, -1) + x.shape[1:]), flat
+            )
+            return jax.lax.scan(minibatch, carry, minibatches)[0], None
+
+        keys = jax.random.split(key, s.epochs)
+        return jax.lax.scan(epoch, (weights, opt_state), keys)[0]
+
+    return learn
 
 
 def gae(value, reward, done, last_value, gamma: float, lam: float):

@@ -12,7 +12,7 @@ checked at the boundary, or the flat forms PyTorch trainers take:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import jax
@@ -27,6 +27,16 @@ from gridax.validation import require_known
 OBSERVATION_FORMS = ("native", "flat", "image")
 
 
+class _Field(NamedTuple):
+    """One field of a structured action, in the flat vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    entries: int  # of the vector
+    values: int  # per entry
+    low: int  # the field's value of entry value 0
+
+
 class FlatActions:
     """A structured action space (a ``Dict`` of fields, as ARC's and ARC-AGI-3's) as one
     vector of integers, the ``MultiDiscrete`` space that PyTorch trainers' categorical
@@ -37,23 +47,24 @@ class FlatActions:
 
     def __init__(self, space: spaces.Dict):
         self.space = space
-        self.fields = []  # (name, shape, entries, values per entry, lowest value)
+        self.fields: list[_Field] = []
         for name, sub in space.spaces.items():
             if isinstance(sub, spaces.Discrete):
-                self.fields.append((name, (), 1, sub.n, 0))
+                self.fields.append(_Field(name, (), 1, sub.n, 0))
             elif isinstance(sub, spaces.Box) and sub.dtype == jnp.bool_:
-                self.fields.append((name, sub.shape, math.prod(sub.shape), 2, 0))
+                self.fields.append(_Field(name, sub.shape, math.prod(sub.shape), 2, 0))
             elif isinstance(sub, spaces.Box) and jnp.issubdtype(sub.dtype, jnp.integer):
                 values = int(sub.high) - int(sub.low) + 1
-                self.fields.append((name, sub.shape, math.prod(sub.shape), values, int(sub.low)))
+                size = math.prod(sub.shape)
+                self.fields.append(_Field(name, sub.shape, size, values, int(sub.low)))
             else:
                 raise TypeError(f"field {name!r} ({sub!r}) has no flat integer form")
-        self.nvec = np.concatenate([np.full(n, v) for _, _, n, v, _ in self.fields])
-        self.starts = np.cumsum([0] + [n for _, _, n, _, _ in self.fields])
+        self.nvec = np.concatenate([np.full(f.entries, f.values) for f in self.fields])
+        self.starts = np.cumsum([0] + [f.entries for f in self.fields])
 
     def field_of(self, entry: int) -> str:
         """The name of the field entry ``entry`` of the vector belongs to."""
-        return self.fields[int(np.searchsorted(self.starts, entry, side="right")) - 1][0]
+        return self.fields[int(np.searchsorted(self.starts, entry, side="right")) - 1].name
 
     def structured(self, env_id: str, vector, batch: tuple[int, ...]) -> Any:
         """The action a flat ``vector`` (NumPy, JAX or CPU torch; ``batch`` in front)
@@ -74,21 +85,20 @@ class FlatActions:
                 f"be an integer in 0..{self.nvec[entry] - 1}; got {array[first]}{where}"
             )
         values = {}
-        for (name, field_shape, _, _, low), start, stop in zip(
-            self.fields, self.starts[:-1], self.starts[1:], strict=True
-        ):
-            field = array[..., start:stop].reshape((*batch, *field_shape)) + low
-            values[name] = jnp.asarray(field.astype(self.space.spaces[name].dtype))
+        for field, start in zip(self.fields, self.starts, strict=False):
+            value = array[..., start : start + field.entries].reshape((*batch, *field.shape))
+            dtype = self.space.spaces[field.name].dtype
+            values[field.name] = jnp.asarray((value + field.low).astype(dtype))
         return self.space.cls(**values) if self.space.cls else values
 
     def flat(self, action) -> np.ndarray:
         """The flat vector of a structured action (or a batch; a dict of fields or the
         action itself): the inverse of :meth:`structured`."""
         parts = []
-        for name, field_shape, entries, _, low in self.fields:
-            value = np.asarray(spaces.field(action, name))
-            batch = value.shape[: value.ndim - len(field_shape)]
-            parts.append(value.reshape(*batch, entries).astype(np.int64) - low)
+        for field in self.fields:
+            value = np.asarray(spaces.field(action, field.name))
+            batch = value.shape[: value.ndim - len(field.shape)]
+            parts.append(value.reshape(*batch, field.entries).astype(np.int64) - field.low)
         return np.concatenate(parts, axis=-1)
 
     def mask(self, field_masks: dict, batch: tuple[int, ...]) -> np.ndarray:
@@ -96,11 +106,12 @@ class FlatActions:
         values (each entry's values in turn), the form ``MaskablePPO`` takes for a
         ``MultiDiscrete`` space; a field without a mask allows every value."""
         parts = []
-        for name, _, entries, values, _ in self.fields:
-            if name in field_masks:
-                parts.append(np.asarray(field_masks[name], bool).reshape(*batch, values))
+        for field in self.fields:
+            if field.name in field_masks:
+                mask = np.asarray(field_masks[field.name], bool)
+                parts.append(mask.reshape(*batch, field.values))
             else:
-                parts.append(np.ones((*batch, entries * values), bool))
+                parts.append(np.ones((*batch, field.entries * field.values), bool))
         return np.concatenate(parts, axis=-1)
 
 
