@@ -237,15 +237,18 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
     return train
 
 
-def make_learn(static, optimiser, s: Settings):
+def make_learn(static, optimiser, s: Settings, log_probs=None):
     """``learn(weights, opt_state, batch, key) -> (weights, opt_state)``: PPO's clipped
     objective over ``s.epochs`` passes of ``s.minibatches`` shuffled minibatches of a
-    rollout's ``(features, choice, log_prob, advantage, target)`` (``[steps, envs, ...]``)."""
+    rollout's ``(features, choice, log_prob, advantage, target)`` (``[steps, envs, ...]``;
+    features may be a tuple). ``log_probs(heads, choice) -> (log_prob, entropy)`` of one
+    sample defaults to independent heads (:func:`log_prob_and_entropy`)."""
+    log_probs = log_probs or log_prob_and_entropy
 
     def loss_fn(weights, batch):
         features, choice, old_log_prob, advantage, target = batch
         heads, value = jax.vmap(eqx.combine(weights, static))(features)
-        log_prob, entropy = jax.vmap(log_prob_and_entropy)(heads, choice)
+        log_prob, entropy = jax.vmap(log_probs)(heads, choice)
         ratio = jnp.exp(log_prob - old_log_prob)
         advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
         clipped = jnp.clip(ratio, 1 - s.clip, 1 + s.clip)
@@ -261,7 +264,7 @@ def make_learn(static, optimiser, s: Settings):
 
     def learn(weights, opt_state, batch, key):
         flat = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), batch)
-        size = flat[0].shape[0]
+        size = len(flat[1])  # the choices'
 
         def epoch(carry, key):
             order = jax.random.permutation(key, size)

@@ -184,3 +184,66 @@ def test_rejax_trains_on_forage_through_gymnax_env_unmodified(tmp_path):
     assert curve[-1] > result["random_mean_reward"] + 0.3, result
     assert curve[-1] > curve[0]
     assert (tmp_path / "rejax-forage.png").stat().st_size > 0
+
+
+def test_plr_replays_its_buffer_and_dr_never_does(standard_promotion):
+    """examples/ued: jaxued's LevelSampler starts replaying once its buffer is half full
+    (eight levels of sixteen: after the first rollout), and learns only from replays;
+    domain randomisation plays new levels every update."""
+    pytest.importorskip("jaxued")
+    import numpy as np
+
+    plr_arc = load("ued/plr_arc")
+    settings = plr_arc.Settings(num_envs=8, num_steps=10, total_steps=8 * 10 * 6, buffer=16)
+    for method in ("plr", "dr"):
+        train, _ = plr_arc.make_train(method, settings)
+        _, metrics = jax.jit(train)(jax.random.key(0))
+        replayed = np.asarray(metrics["replayed"])
+        assert replayed.shape == (6,) and not replayed[0]
+        assert replayed[1:].any() if method == "plr" else not replayed.any()
+        assert int(np.asarray(metrics["episodes"]).sum()) >= 6 * 8  # one a rollout or more
+
+
+def test_plr_vs_dr_smoke(tmp_path, capsys, standard_promotion):
+    pytest.importorskip("jaxued")
+    plr_arc = load("ued/plr_arc")
+    out = tmp_path / "plr-vs-dr"
+    results = plr_arc.main(["--steps", "1280", "--eval-seeds", "4", "--families", "copy",
+                            "--out", str(out)])  # fmt: skip
+    assert set(results) == {"dr", "plr", "random"}
+    assert all(set(r["held_out"]) == {"copy"} for r in results.values())
+    assert "copy" in capsys.readouterr().out
+    assert out.with_suffix(".png").stat().st_size > 0 and out.with_suffix(".json").exists()
+
+
+def test_arc3_agent_heads(standard_promotion):
+    """The click's x and y count only for a CLICK; ids off the mask are never drawn."""
+    import numpy as np
+
+    agent = load("arc3/ppo_arc3")
+    mask = jax.numpy.array([False, False, False, False, False, False, True, False])
+    policy = agent.FramePolicy(jax.random.key(0))
+    frame = jax.numpy.zeros((64, 64), jax.numpy.int8)
+    heads, _ = policy((frame, mask))
+    choices = agent.sample(jax.random.key(1), [jax.numpy.stack([h] * 256) for h in heads])
+    assert (np.asarray(choices[:, 0]) == 6).all()
+    click, _ = agent.click_log_prob_and_entropy(heads, jax.numpy.array([6, 3, 5]))
+    np.testing.assert_allclose(click, heads[0][6] + heads[1][3] + heads[2][5], rtol=1e-6)
+    uniform = agent.uniform_heads(mask.at[1].set(True))
+    key_press, entropy = agent.click_log_prob_and_entropy(uniform, jax.numpy.array([1, 3, 5]))
+    np.testing.assert_allclose(key_press, np.log(0.5), rtol=1e-6)  # x and y do not count
+    np.testing.assert_allclose(entropy, np.log(2) + 0.5 * 2 * np.log(64), rtol=1e-5)
+
+
+def test_arc3_agent_smoke(tmp_path, standard_promotion):
+    agent = load("arc3/ppo_arc3")
+    settings = agent.Settings(num_envs=4, num_steps=8, updates_per_chunk=2, episode_steps=6)
+    weights, record = agent.train("cn04", settings, minutes=0, seed=0)
+    assert record["steps"] == 2 * 4 * 8 and len(record["curve"]["episodes"]) == 2
+    assert sum(record["curve"]["episodes"]) >= 4  # every env ended an episode of 6 actions
+    result = {"seed": 0, "settings": agent.dataclasses.asdict(settings), "training": record}
+    for name, played in (("ppo", weights), ("random", None)):
+        result[name] = agent.evaluate("cn04", played, episodes=4, steps=6, seed=1)
+        assert result[name]["level_1_baseline"] == 16 and 0 <= result[name]["score"] <= 115
+    agent.plot("cn04", result, tmp_path / "cn04.png")
+    assert (tmp_path / "cn04.png").stat().st_size > 0 and "level 1 cleared" in agent.summary(result)
