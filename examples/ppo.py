@@ -178,9 +178,7 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
     """``train(key, random_policy) -> metrics per update``; jit and vmap it over keys."""
     wrapper = EpisodeMetrics(AutoReset(problem.env, strategy))
     s = settings
-    optimiser = optax.chain(
-        optax.clip_by_global_norm(s.max_grad_norm), optax.adam(s.learning_rate, eps=1e-5)
-    )
+    optimiser = make_optimiser(s)
 
     def train(key, random_policy):
         net_key, env_key, key = jax.random.split(key, 3)
@@ -235,6 +233,13 @@ def make_train(problem: Problem, settings: Settings, strategy: str = "always"):
         return metrics
 
     return train
+
+
+def make_optimiser(s: Settings):
+    """Adam with the gradient's global norm clipped."""
+    return optax.chain(
+        optax.clip_by_global_norm(s.max_grad_norm), optax.adam(s.learning_rate, eps=1e-5)
+    )
 
 
 def make_learn(static, optimiser, s: Settings, log_probs=None):

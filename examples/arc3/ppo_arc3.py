@@ -39,7 +39,6 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
 
 import gridax
 from gridax.batching import select_envs
@@ -47,6 +46,7 @@ from gridax.envs.arc3 import CLICK, RESET, Action
 from gridax.envs.arc3.camera import SCREEN
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+import ppo  # noqa: E402
 from ppo import gae, make_learn  # noqa: E402
 
 GAMES = ("cn04", "ft09", "ls20", "m0r0", "vc33")  # the ported real games
@@ -55,20 +55,13 @@ MASKED = -1e9  # the logit of an action not offered (finite: entropies stay numb
 
 
 @dataclasses.dataclass(frozen=True)
-class Settings:
-    num_envs: int = 64
+class Settings(ppo.Settings):
     num_steps: int = 64  # per env per rollout
     updates_per_chunk: int = 8  # updates in one jitted call, between time checks
     episode_steps: int = 128
     learning_rate: float = 2.5e-4
     epochs: int = 2  # sparse rewards: more env steps in the time rather than more passes
     minibatches: int = 4
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
-    clip: float = 0.2
-    entropy_coef: float = 0.01
-    value_coef: float = 0.5
-    max_grad_norm: float = 0.5
 
 
 # Policy ---------------------------------------------------------------------------------
@@ -152,9 +145,7 @@ def make_trainer(game: str, s: Settings):
     env = gridax.make(f"Arc3-{game}-v0", max_episode_steps=s.episode_steps)
     num_levels = len(env.game.levels)
     ids = agent_ids(env)
-    optimiser = optax.chain(
-        optax.clip_by_global_norm(s.max_grad_norm), optax.adam(s.learning_rate, eps=1e-5)
-    )
+    optimiser = ppo.make_optimiser(s)
     static = eqx.partition(FramePolicy(jax.random.key(0)), eqx.is_array)[1]
     learn = make_learn(static, optimiser, s, click_log_prob_and_entropy)
     # The games are deterministic (the key only keeps the contract): each level's start

@@ -34,7 +34,6 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
 
 import gridax
 import gridax.wrappers.jaxued  # noqa: F401  (puts back jax.tree_map, which jaxued 0.0.1 calls)
@@ -43,6 +42,7 @@ from gridax.batching import select_envs
 from gridax.envs.arc.tasks.generators import FAMILIES
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+import ppo  # noqa: E402
 from jaxued.level_sampler import LevelSampler  # noqa: E402
 from ppo import ActorCritic, gae, log_prob_and_entropy, make_learn, sample_choice  # noqa: E402
 
@@ -57,29 +57,17 @@ HELD_OUT = 1_000_000_007  # the held-out tasks' keys fold this in
 
 
 @dataclasses.dataclass(frozen=True)
-class Settings:
-    num_envs: int = 64
+class Settings(ppo.Settings):
     num_steps: int = 2 * EPISODE  # per env per rollout: each level played twice or more
     total_steps: int = 2_000_000
     learning_rate: float = 5e-4
-    epochs: int = 4
     minibatches: int = 4
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
-    clip: float = 0.2
-    entropy_coef: float = 0.01
-    value_coef: float = 0.5
-    max_grad_norm: float = 0.5
     # PLR (jaxued's LevelSampler)
     buffer: int = 4000
     replay_prob: float = 0.8
     staleness_coef: float = 0.3
     temperature: float = 0.3
     minimum_fill: float = 0.5
-
-    @property
-    def num_updates(self) -> int:
-        return max(1, self.total_steps // (self.num_envs * self.num_steps))
 
 
 def features(obs) -> jax.Array:
@@ -123,9 +111,7 @@ def make_train(method: str, s: Settings):
         prioritization="rank",
         prioritization_params={"temperature": s.temperature},
     )
-    optimiser = optax.chain(
-        optax.clip_by_global_norm(s.max_grad_norm), optax.adam(s.learning_rate, eps=1e-5)
-    )
+    optimiser = ppo.make_optimiser(s)
     sample_levels = jax.vmap(lambda k: env.sample_level(k, params))
     reset_to_levels = jax.vmap(lambda k, v: env.reset_to_level(k, v, params))
 
