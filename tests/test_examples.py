@@ -235,6 +235,21 @@ def test_arc3_agent_heads(standard_promotion):
     np.testing.assert_allclose(entropy, np.log(2) + 0.5 * 2 * np.log(64), rtol=1e-5)
 
 
+def test_arc3_agent_convolution_as_matmul():
+    """The policy's 3x3 stride-2 convolution, done as patches and a matmul, is one."""
+    import numpy as np
+
+    agent = load("arc3/ppo_arc3")
+    x = jax.random.normal(jax.random.key(0), (16, 16, 5))
+    kernel = jax.random.normal(jax.random.key(1), (3, 3, 5, 7))  # [dy, dx, in, out]
+    expected = jax.lax.conv_general_dilated(
+        x[None], kernel, (2, 2), ((1, 1), (1, 1)), dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )[0]
+    patches = agent.stride_2_patches(x)
+    assert patches.shape == (8, 8, 45)
+    np.testing.assert_allclose(patches @ kernel.reshape(45, 7), expected, rtol=1e-4, atol=1e-4)
+
+
 def test_arc3_agent_smoke(tmp_path, standard_promotion):
     agent = load("arc3/ppo_arc3")
     settings = agent.Settings(num_envs=4, num_steps=8, updates_per_chunk=2, episode_steps=6)

@@ -7,12 +7,12 @@ curriculum, beside a random policy playing as many actions.
 The whole training loop runs in ``jax.jit`` (examples/ppo.py's PPO: clipped objective,
 GAE, minibatch epochs), in chunks of updates until the time budget is spent.
 
-- **Policy**: a small CNN over the frame. Each 4x4 block of screen pixels is embedded by
-  a table per pixel position and colour (a 4x4, stride-4 convolution of the one-hot
-  frame, done as a lookup), then a 3x3 stride-2 convolution and a dense layer feed three
-  heads: the action id, masked to the game's available actions (``env.action_mask``;
-  RESET is left to the episode boundary, as for the random policy), and the click's x and
-  y (64 each), which count only when the id is CLICK.
+- **Policy**: a small CNN over the frame. Each pixel's colour becomes 4 fixed random
+  channels, each 4x4 block of pixels is embedded by one matmul (a 4x4, stride-4
+  convolution), then a 3x3 stride-2 convolution and a dense layer feed three heads: the
+  action id, masked to the game's available actions (``env.action_mask``; RESET is left
+  to the episode boundary, as for the random policy), and the click's x and y (64
+  each), which count only when the id is CLICK.
 - **Curriculum**: an episode starts on a level drawn uniformly from those the agent has
   reached so far (level 0 at first; ``env.reset_to_level``), so that what it learns on
   one level opens the next.
@@ -72,7 +72,7 @@ class FramePolicy(eqx.Module):
 
     palette: jax.Array  # [colour, channel]: fixed (its gradient, a scatter, is slow on CPU)
     patch: eqx.nn.Linear  # a 4x4 block of pixels' channels -> the block's features
-    conv: eqx.nn.Conv2d
+    conv: eqx.nn.Linear  # a 3x3, stride-2 convolution over the blocks, as a matmul
     trunk: eqx.nn.Linear
     heads: eqx.nn.Linear
     critic: eqx.nn.Linear
@@ -81,7 +81,7 @@ class FramePolicy(eqx.Module):
         keys = jax.random.split(key, 6)
         self.palette = jax.random.normal(keys[0], (16, colour_channels))
         self.patch = eqx.nn.Linear(BLOCK * BLOCK * colour_channels, channels, key=keys[1])
-        self.conv = eqx.nn.Conv2d(channels, 32, 3, stride=2, padding=1, key=keys[2])
+        self.conv = eqx.nn.Linear(3 * 3 * channels, 32, key=keys[2])
         blocks = SCREEN // BLOCK // 2
         self.trunk = eqx.nn.Linear(32 * blocks * blocks, width, key=keys[3])
         self.heads = eqx.nn.Linear(width, 8 + 2 * SCREEN, key=keys[4])
@@ -93,12 +93,24 @@ class FramePolicy(eqx.Module):
         colours = jax.lax.stop_gradient(self.palette)[frame.astype(jnp.int32)]  # [64, 64, D]
         blocks = colours.reshape(n, BLOCK, n, BLOCK, -1).transpose(0, 2, 1, 3, 4)
         hidden = blocks.reshape(n, n, -1) @ self.patch.weight.T + self.patch.bias[None, None]
-        hidden = jax.nn.relu(self.conv(jax.nn.relu(hidden).transpose(2, 0, 1)))
+        patches = stride_2_patches(jax.nn.relu(hidden))
+        hidden = jax.nn.relu(patches @ self.conv.weight.T + self.conv.bias[None, None])
         hidden = jax.nn.relu(self.trunk(hidden.reshape(-1)))
         ids, xs, ys = jnp.split(self.heads(hidden), [8, 8 + SCREEN])
         ids = jnp.where(id_mask, ids, MASKED)
         heads = [jax.nn.log_softmax(h) for h in (ids, xs, ys)]
         return heads, self.critic(hidden)
+
+
+def stride_2_patches(x):
+    """``[h, w, c] -> [h/2, w/2, 9c]``: each 3x3 neighbourhood (zero-padded) at stride 2.
+
+    A convolution's kernel gradient inside ``lax.scan`` is ~25x slower than at the top
+    level of a jit on XLA CPU (benchmarks/RESULTS.md); as slices and a matmul it is not."""
+    h, w, _ = x.shape
+    padded = jnp.pad(x, ((1, 1), (1, 1), (0, 0)))
+    shifts = [padded[dy : dy + h : 2, dx : dx + w : 2] for dy in range(3) for dx in range(3)]
+    return jnp.concatenate(shifts, axis=-1)
 
 
 def uniform_heads(id_mask):
