@@ -229,7 +229,8 @@ def test_arc3_agent_heads(standard_promotion):
     assert (np.asarray(choices[:, 0]) == 6).all()
     click, _ = agent.click_log_prob_and_entropy(heads, jax.numpy.array([6, 3, 5]))
     np.testing.assert_allclose(click, heads[0][6] + heads[1][3] + heads[2][5], rtol=1e-6)
-    uniform = agent.uniform_heads(mask.at[1].set(True))
+    ids = jax.numpy.where(mask.at[1].set(True), 0.0, agent.MASKED)
+    uniform = [jax.nn.log_softmax(h) for h in (ids, jax.numpy.zeros(64), jax.numpy.zeros(64))]
     key_press, entropy = agent.click_log_prob_and_entropy(uniform, jax.numpy.array([1, 3, 5]))
     np.testing.assert_allclose(key_press, np.log(0.5), rtol=1e-6)  # x and y do not count
     np.testing.assert_allclose(entropy, np.log(2) + 0.5 * 2 * np.log(64), rtol=1e-5)
@@ -260,5 +261,7 @@ def test_arc3_agent_smoke(tmp_path, standard_promotion):
     for name, played in (("ppo", weights), ("random", None)):
         result[name] = agent.evaluate("cn04", played, episodes=4, steps=6, seed=1)
         assert result[name]["level_1_baseline"] == 16 and 0 <= result[name]["score"] <= 115
-    agent.plot("cn04", result, tmp_path / "cn04.png")
+    (tmp_path / "cn04.json").write_text(agent.json.dumps(result))
+    table = agent.report(tmp_path, ["cn04", "vc33"])  # vc33 has no results: no row
+    assert table.count("\n") == 2 and table.splitlines()[-1].startswith("| cn04 | 64 steps")
     assert (tmp_path / "cn04.png").stat().st_size > 0 and "level 1 cleared" in agent.summary(result)

@@ -23,7 +23,9 @@ After training, the policy (sampling) and the random policy (uniform over the ga
 actions, clicks anywhere) each play ``--eval-episodes`` episodes from level 0 of as many
 actions; per game it reports the share of episodes that cleared level 1, the levels
 cleared, the actions spent on level 1 beside the human baseline, and ARC Prize's score,
-saved with the curves in ``--out`` (JSON and PNG).
+saved with the curves in ``--out`` (JSON and PNG); the trained weights go to
+``--weights`` (``eqx.tree_deserialise_leaves(path, eqx.filter(FramePolicy(key),
+eqx.is_array))`` reads them back).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import numpy as np
 
 import gridax
 from gridax.batching import select_envs
-from gridax.envs.arc3 import CLICK, RESET, Action
+from gridax.envs.arc3 import CLICK, RESET, Action, evaluation
 from gridax.envs.arc3.camera import SCREEN
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -113,15 +115,8 @@ def stride_2_patches(x):
     return jnp.concatenate(shifts, axis=-1)
 
 
-def uniform_heads(id_mask):
-    """The random policy's heads: uniform over the offered ids and the screen."""
-    flat = jnp.zeros((*id_mask.shape[:-1], SCREEN))
-    ids = jnp.where(id_mask, 0.0, MASKED)
-    return [jax.nn.log_softmax(h) for h in (ids, flat, flat)]
-
-
 def sample(key, heads) -> jax.Array:
-    """``[envs, 3]`` (id, x, y) from a batch of heads."""
+    """``[..., 3]`` (id, x, y) from heads (one env's or a batch's)."""
     keys = jax.random.split(key, 3)
     draws = [jax.random.categorical(k, h) for k, h in zip(keys, heads, strict=True)]
     return jnp.stack(draws, axis=-1)
@@ -140,10 +135,15 @@ def click_log_prob_and_entropy(heads, choice):
 
 
 def to_action(choice) -> Action:
-    return Action(choice[:, 0], choice[:, 1], choice[:, 2])
+    return Action(*choice.T)
 
 
 # Training -------------------------------------------------------------------------------
+
+
+def static_policy():
+    """The policy's static half (its structure); the weights travel apart."""
+    return eqx.partition(FramePolicy(jax.random.key(0)), eqx.is_array)[1]
 
 
 def agent_ids(env) -> jax.Array:
@@ -158,7 +158,7 @@ def make_trainer(game: str, s: Settings):
     num_levels = len(env.game.levels)
     ids = agent_ids(env)
     optimiser = ppo.make_optimiser(s)
-    static = eqx.partition(FramePolicy(jax.random.key(0)), eqx.is_array)[1]
+    static = static_policy()
     learn = make_learn(static, optimiser, s, click_log_prob_and_entropy)
     # The games are deterministic (the key only keeps the contract): each level's start
     # is made once and copied where an episode ends, instead of a reset every step.
@@ -250,31 +250,16 @@ def evaluate(game: str, weights, episodes: int, steps: int, seed: int) -> dict:
     """The policy (``weights``; ``None``: the random policy) from level 0, ``episodes``
     episodes of ``steps`` actions: level 1's clear rate, levels, actions and score."""
     env = gridax.make(f"Arc3-{game}-v0", max_episode_steps=steps)
-    ids = agent_ids(env)
-    static = eqx.partition(FramePolicy(jax.random.key(0)), eqx.is_array)[1]
+    if weights is None:
+        policy = evaluation.random_policy(env.game)  # the game's actions, clicks anywhere
+    else:
+        net, ids = eqx.combine(weights, static_policy()), agent_ids(env)
 
-    @jax.jit
-    def play(key):
-        reset_key, key = jax.random.split(key)
-        levels = jnp.zeros(episodes, jnp.int32)
-        states, frames = jax.vmap(env.reset_to_level)(jax.random.split(reset_key, episodes), levels)
-        masks = jnp.broadcast_to(ids, (episodes, len(ids)))
+        def policy(frame, key):
+            heads, _ = net((frame, ids))
+            return to_action(sample(key, heads))
 
-        def step(carry, key):
-            states, frames, _ = carry
-            if weights is None:
-                heads = uniform_heads(masks)
-            else:
-                heads, _ = jax.vmap(eqx.combine(weights, static))((frames, masks))
-            states, frames, _, _, info = env.batch_step(states, to_action(sample(key, heads)))
-            return (states, frames, info), None
-
-        shapes = jax.eval_shape(env.batch_step, states, to_action(jnp.zeros((episodes, 3), int)))
-        info = jax.tree.map(lambda leaf: jnp.zeros(leaf.shape, leaf.dtype), shapes[-1])
-        (_, _, info), _ = jax.lax.scan(step, (states, frames, info), jax.random.split(key, steps))
-        return info
-
-    info = jax.tree.map(np.asarray, play(jax.random.key(seed)))
+    _, info = jax.tree.map(np.asarray, evaluation.play(env, policy, episodes, steps, seed))
     cleared = info["levels_completed"] >= 1
     level_1_actions = info["level_actions"][:, 0][cleared]
     return {
@@ -299,12 +284,23 @@ def main(argv=None) -> dict:
     parser.add_argument("--episode-steps", type=int, default=Settings.episode_steps)
     parser.add_argument("--eval-episodes", type=int, default=1024)
     parser.add_argument("--out", type=Path, default=Path("docs/arc3/agent"))
+    parser.add_argument(
+        "--weights", type=Path, default=Path("out/arc3/agent"), help="the trained policies"
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="only redraw and tabulate the saved results"
+    )
     args = parser.parse_args(argv)
+    if args.report:
+        print(report(args.out, args.games))
+        return {}
     settings = Settings(episode_steps=args.episode_steps)
     args.out.mkdir(parents=True, exist_ok=True)
+    args.weights.mkdir(parents=True, exist_ok=True)
     results = {}
     for game in args.games:
         weights, record = train(game, settings, args.minutes, args.seed)
+        eqx.tree_serialise_leaves(args.weights / f"{game}.eqx", weights)
         result = {
             "seed": args.seed,
             "settings": dataclasses.asdict(settings),
@@ -331,6 +327,40 @@ def summary(result: dict) -> str:
     )
 
 
+def level_count(game: str) -> int:
+    return len(gridax.make(f"Arc3-{game}-v0").game.levels)
+
+
+def report(out: Path, games) -> str:
+    """The saved results of ``games`` in ``out`` as docs/arc3.md's table; plots redrawn."""
+    rows = [
+        "| game | trained | level 1 cleared: PPO / random | levels: PPO / random "
+        "| level-1 actions: PPO / random / human | score: PPO / random | highest level reached |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+
+    def actions(value):
+        return "-" if value is None else f"{value:.0f}"
+
+    for game in games:
+        path = out / f"{game}.json"
+        if not path.exists():
+            continue
+        result = json.loads(path.read_text())
+        plot(game, result, out / f"{game}.png")
+        t, ppo, rnd = result["training"], result["ppo"], result["random"]
+        rows.append(
+            f"| {game} | {t['steps']:,} steps, {t['seconds'] / 60:.0f} min "
+            f"| {ppo['level_1_cleared']:.1%} / {rnd['level_1_cleared']:.1%} "
+            f"| {ppo['levels_completed']:.2f} / {rnd['levels_completed']:.2f} "
+            f"| {actions(ppo['level_1_actions'])} / {actions(rnd['level_1_actions'])} "
+            f"/ {ppo['level_1_baseline']} "
+            f"| {ppo['score']:.2f} / {rnd['score']:.2f} "
+            f"| {max(t['curve']['frontier']) + 1} of {level_count(game)} |"
+        )
+    return "\n".join(rows)
+
+
 def plot(game: str, result: dict, path: Path) -> None:
     import matplotlib
 
@@ -348,7 +378,11 @@ def plot(game: str, result: dict, path: Path) -> None:
     ax.set_xlabel("env steps")
     ax.set_ylabel("episodes clearing level 1")
     ax.set_title(f"{game}: {s['episode_steps']}-action episodes, seed {result['seed']}")
-    ax.legend()
+    ax.legend(loc="upper left")
+    levels = ax.twinx()  # the curriculum's frontier: the highest level started so far
+    levels.step(steps, np.asarray(curve["frontier"]) + 1, color="tab:green", where="post")
+    levels.set_ylabel("highest level reached", color="tab:green")
+    levels.set_ylim(0, level_count(game) + 0.5)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -74,10 +74,11 @@ class GameResult:
         )
 
 
-def _play(env, policy: Policy, episodes: int, max_steps: int, seed: int, script=None):
-    """``(states, info)`` after ``episodes`` episodes of ``max_steps`` (``script``: ``[T,
-    3]`` actions played instead of the policy's, the same in every episode); a finished
-    episode is absorbing, so its last info is its end's."""
+def play(env, policy: Policy, episodes: int, max_steps: int, seed: int, script=None):
+    """``(states, info)`` after ``episodes`` episodes of ``max_steps`` from the first
+    level, in one jitted scan (``script``: ``[T, 3]`` actions played instead of the
+    policy's, the same in every episode); a finished episode is absorbing, so its last
+    info is its end's (``levels_completed``, ``level_actions``, ``score``, ...)."""
 
     def one_step(carry, t):
         states, obs, _ = carry
@@ -115,7 +116,7 @@ def evaluate_game(
         max_steps = len(script)
     # "solutions" plays the script; the random policy only fills the argument.
     played = policy if callable(policy) else random_policy(env.game)
-    states, info = _play(env, played, episodes, max_steps, seed, script)
+    states, info = play(env, played, episodes, max_steps, seed, script)
     score = np.asarray(info["score"], np.float64)
     return GameResult(
         game=name,
