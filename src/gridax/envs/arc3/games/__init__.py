@@ -5,6 +5,7 @@ of ARC Prize's public games (cn04, ft09, ...), frame-exact against the official 
 with their level data in ``arc3/data`` (``arc3.official``)."""
 
 from gridax.envs.arc3.games import (
+    cd82,
     cn04,
     crumble,
     explore,
@@ -19,7 +20,7 @@ from gridax.envs.arc3.games import (
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cn04, ft09, ls20, m0r0, vc33)
+PORTED = (cd82, cn04, ft09, ls20, m0r0, vc33)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -27,6 +28,7 @@ GAMES = {module.GAME.name: module.GAME for module in INVENTED + PORTED}
 
 __all__ = [
     "GAMES",
+    "cd82",
     "cn04",
     "crumble",
     "explore",
