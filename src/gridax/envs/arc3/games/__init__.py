@@ -16,11 +16,12 @@ from gridax.envs.arc3.games import (
     ls20,
     m0r0,
     push,
+    tu93,
     vc33,
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cd82, cn04, ft09, ls20, m0r0, vc33)
+PORTED = (cd82, cn04, ft09, ls20, m0r0, tu93, vc33)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -39,5 +40,6 @@ __all__ = [
     "ls20",
     "m0r0",
     "push",
+    "tu93",
     "vc33",
 ]

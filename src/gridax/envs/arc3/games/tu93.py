@@ -1,0 +1,326 @@
+"""tu93 (ARC Prize's ARC-AGI-3 public game, version 2b534c15), frame for frame.
+
+A maze (tag ``vhlesexlqd``: pixels of colour 2 are corridors) has nodes every 6 cells
+from its top-left corner. The player (``albwnmiahg``, 3x3) goes from node to node; the
+level is complete when it stands on an exit (``xboyuzuyxv``). Three kinds of enemies
+(3x3) stand on nodes, each facing a way:
+
+- **chargers** (``vllvfeggte``): when the player stands one node (6 cells) in front of
+  one after a move, it is marked (its pixel (0, 1) turns colour 11) and charges one
+  node forward; marked, it is a threat where it stands;
+- **patrollers** (``zzuxulcort``): step one node forward after every move of the
+  player, and turn back at a node where the corridor ahead ends;
+- **followers** (``natiyqayts``): when the player stands two nodes in front of one after
+  a move, it is marked; from then on it steps one node a move, turning as the player
+  turned two moves before.
+
+ACTION1-4 turn the player up, down, left or right and, where the corridor goes on
+(the maze's pixel 3 cells that way is 2), start a turn over several frames:
+
+1. the player slides 6 cells, one a frame; at the node, any enemy centred on it bursts
+   (it grows to 5x5, then 7x7 dotted rings of its colour, one a frame, then is gone);
+2. then the enemies move: chargers that see the player start their charge, every
+   patroller and every marked follower step one cell, then on, one cell a frame, to
+   the next node; a moving enemy at a node where the player is centred makes the player
+   burst (a stage per such enemy a frame);
+3. at the end patrollers facing a dead end turn back, followers are marked and turned,
+   and the level is complete if the player is on an exit, or lost if the player is gone
+   or no moves are left.
+
+Every ACTION1-4, moving or not, spends one of the level's moves (``StepCounter``); the
+bottom row of the screen shows ``round(64 * left / moves)`` pixels of colour 6, the rest
+colour 0. A move that cannot start and leaves none loses the game.
+
+The original's Python state, as memory: the phase of a turn (``phase``: 0 waits for an
+action, 1 the player slides, 2 the enemies move), the moves left, and each marked
+follower's queue of turns (its dict by sprite: ``queue``, ``queue_length``,
+``followed``).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.rules import Game, Var
+
+DATA = rules.official.load("tu93")
+TAGS = DATA.tags
+MAZE, PLAYER, EXIT, CHARGER, PATROLLER, FOLLOWER = (
+    TAGS.index(tag)
+    for tag in ("vhlesexlqd", "albwnmiahg", "xboyuzuyxv", "vllvfeggte", "zzuxulcort", "natiyqayts")
+)
+NODE = 6  # cells between nodes
+HALF = 3  # where a corridor is read, from a node
+SEES, FOLLOWS = NODE, 2 * NODE  # how far chargers and followers see the player
+CORRIDOR, MARK = 2, 11
+BAR, BAR_SPENT = 6, 0
+WAITING, SLIDING, ENEMIES = 0, 1, 2
+QUEUE = 4  # a follower's queue holds at most 2 turns
+PIXELS = max(max(np.shape(s.pixels)) for level in DATA.levels for s in level.sprites)
+NUM_SLOTS = max(len(level.sprites) for level in DATA.levels)
+# A unit vector per quarter turn: 0 faces up, 1 right, 2 down, 3 left.
+FORWARD = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)], np.int32)
+ARROW_TURNS = np.array([0, 0, 2, 3, 1, 0, 0, 0], np.int32)  # by action id: ACTION1 up, ...
+
+
+def _burst_ring(kind: str) -> np.ndarray:
+    """A burst's dotted ring (catalogue ``kind``), padded to ``[P, P]``."""
+    pixels = np.asarray(DATA.catalogue[kind].pixels)
+    grid = np.full((PIXELS, PIXELS), rules.TRANSPARENT, np.int8)
+    grid[: pixels.shape[0], : pixels.shape[1]] = pixels
+    return grid
+
+
+RING_5, RING_7 = _burst_ring("rlkxuujqdr"), _burst_ring("qfgklunikd")
+
+
+def _level_memory(number: int, data) -> dict:
+    return {"moves": data["StepCounter"], "moves_left": data["StepCounter"]}
+
+
+# --- geometry -------------------------------------------------------------------------
+
+
+def _maze(state):
+    return jnp.argmax(rules.tagged(state, MAZE))
+
+
+def _forward(state):
+    """``(dx, dy)`` of every slot's facing, ``[N]`` each."""
+    step = jnp.asarray(FORWARD)[state.table.quarter_turns]
+    return step[:, 0], step[:, 1]
+
+
+def _at_node(state):
+    """``[N]``: each slot stands on a node of the maze."""
+    table, maze = state.table, _maze(state)
+    dx, dy = table.x - table.x[maze], table.y - table.y[maze]
+    return (dx % NODE == 0) & (dy % NODE == 0)
+
+
+def _open(state, x, y):
+    """The maze's pixel at world cell ``(x, y)`` is a corridor (off the maze: no)."""
+    table, maze = state.table, _maze(state)
+    row, col = y - table.y[maze], x - table.x[maze]
+    inside = (row >= 0) & (col >= 0) & (row < table.height[maze]) & (col < table.width[maze])
+    pixel = table.pixels[maze, jnp.clip(row, 0, PIXELS - 1), jnp.clip(col, 0, PIXELS - 1)]
+    return inside & (pixel == CORRIDOR)
+
+
+def _centres(state):
+    table = state.table
+    return table.x + table.width // 2, table.y + table.height // 2
+
+
+def _player(state):
+    """``(slot, exists)`` of the player."""
+    mask = rules.tagged(state, PLAYER)
+    return jnp.argmax(mask), jnp.any(mask)
+
+
+def _centred_on(state, slot):
+    """``[N]``: the slots whose centre is ``slot``'s."""
+    cx, cy = _centres(state)
+    return (cx == cx[slot]) & (cy == cy[slot])
+
+
+def _facing(state, slot, distance):
+    """``[N]``: the slots facing ``slot`` from ``distance`` cells away."""
+    table = state.table
+    dx, dy = _forward(state)
+    return (table.x + distance * dx == table.x[slot]) & (table.y + distance * dy == table.y[slot])
+
+
+def _marked(state):
+    return state.table.pixels[:, 0, 1] == MARK
+
+
+def _step_forward(state, which):
+    """Sprites ``which`` one cell forward, each its own way."""
+    dx, dy = _forward(state)
+    return rules.move(state, which, jnp.where(which, dx, 0), jnp.where(which, dy, 0))
+
+
+# --- bursts ---------------------------------------------------------------------------
+
+
+def _burst(state, which):
+    """One stage of a burst for sprites ``which``: a 3x3 sprite becomes a 5x5 dotted ring
+    of its colour (its pixel (0, 0)), a 5x5 one a 7x7 ring, each a cell up and left;
+    a 7x7 one is taken out. ``(state, gone)``: the sprites taken out."""
+    table = state.table
+    height, colour = table.height, table.pixels[:, 0, 0]
+    small, middle = which & (height == 3), which & (height == 5)
+    gone = which & (height >= 7)
+    growing = small | middle
+    state = rules.move(state, growing, -1, -1)
+    state = rules.resize(state, growing, jnp.where(small, 5, 7), jnp.where(small, 5, 7))
+    ring = jnp.where(small[:, None, None], RING_5, RING_7)
+    state = rules.repaint(state, growing, jnp.where(ring >= 0, colour[:, None, None], ring))
+    return rules.remove(state, gone), gone
+
+
+# --- a turn ---------------------------------------------------------------------------
+
+
+def _spend_move(state, when):
+    left = state.memory["moves_left"]
+    return rules.set_memory(state, "moves_left", jnp.maximum(left - 1, 0), when)
+
+
+def _start(state, action):
+    """Phase 0: an arrow spends a move, and where the corridor goes on, turns the player,
+    steps it a cell and starts the turn; else the action is complete."""
+    arrow = (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4)
+    state = _spend_move(state, arrow)
+    player, _ = _player(state)
+    turns = jnp.asarray(ARROW_TURNS)[action.id]
+    dx, dy = jnp.asarray(FORWARD)[turns]
+    table = state.table
+    goes = arrow & _open(state, table.x[player] + HALF * dx, table.y[player] + HALF * dy)
+    state = rules.set_rotation(state, player, 90 * turns, goes)
+    state = rules.move(state, player, dx, dy, goes)
+    state = _queue_turn(state, turns, goes)
+    state = rules.set_memory(state, "phase", SLIDING, goes)
+    state = rules.lose(state, ~goes & (state.memory["moves_left"] == 0))
+    return rules.complete(state, ~goes)
+
+
+def _slide(state):
+    """Phase 1: the player slides a cell; at the node, enemies centred on it burst, and
+    once none is left, the enemies start their move."""
+    player, _ = _player(state)
+    at_node = _at_node(state)[player]
+    enemies = rules.tagged(state, CHARGER) | rules.tagged(state, PATROLLER)
+    enemies = enemies | rules.tagged(state, FOLLOWER)
+    hit = enemies & _centred_on(state, player) & at_node
+    state, gone = _burst(state, hit)
+    cleared = at_node & jnp.all(gone | ~hit)
+    dx, dy = jnp.asarray(FORWARD)[state.table.quarter_turns[player]]
+    state = rules.move(state, player, dx, dy, ~at_node)
+    chargers = rules.tagged(state, CHARGER) & _facing(state, player, SEES) & cleared
+    state = rules.set_pixel(state, jnp.arange(NUM_SLOTS), 0, 1, MARK, chargers)
+    followers = rules.tagged(state, FOLLOWER) & _marked(state)
+    moving = chargers | (rules.tagged(state, PATROLLER) & cleared) | (followers & cleared)
+    state = _step_forward(state, moving)
+    return rules.set_memory(state, "phase", ENEMIES, cleared)
+
+
+def _enemies_move(state, game: Game):
+    """Phase 2: the moving enemies (marked chargers and followers, patrollers) step a
+    cell each; those at a node where the player is centred make it burst; when all are
+    at nodes and the player is untouched or gone, the turn ends."""
+    marked = _marked(state)
+    movers = (rules.tagged(state, CHARGER) & marked) | rules.tagged(state, PATROLLER)
+    movers = movers | (rules.tagged(state, FOLLOWER) & marked)
+    at_node = _at_node(state)
+    player, alive = _player(state)
+    touching = movers & at_node & _centred_on(state, player) & alive
+    hits = jnp.sum(touching)
+    # Each touching enemy bursts the player a stage further; the turn goes on unless the
+    # first of them found it a 7x7 ring (taken out: the later ones find no player).
+    last_stage = state.table.height[player] >= 7
+    for stage in range(3):
+        burst, _ = _burst(state, jnp.arange(NUM_SLOTS) == player)
+        state = rules.where(alive & (hits > stage), burst, state)
+    state = _step_forward(state, movers & ~at_node)
+    done = jnp.all(~movers | at_node) & ((hits == 0) | last_stage)
+    return rules.where(done, _end_turn(state, game), state)
+
+
+def _end_turn(state, game: Game):
+    """Patrollers at a dead end turn back; followers that see the player are marked;
+    followers turn as queued; the level is complete, lost or waits for an action."""
+    table = state.table
+    dx, dy = _forward(state)
+    blocked = ~_open(state, table.x + HALF * dx, table.y + HALF * dy)
+    back = rules.tagged(state, PATROLLER) & blocked
+    state = rules.rotate(state, back, 180)
+    player, alive = _player(state)
+    followers = rules.tagged(state, FOLLOWER)
+    seen = followers & ~_marked(state) & _facing(state, player, FOLLOWS) & alive
+    state = rules.set_pixel(state, jnp.arange(NUM_SLOTS), 0, 1, MARK, seen)
+    memory = state.memory
+    own = state.table.quarter_turns
+    queue = jnp.where(seen[:, None], own[:, None], memory["queue"])
+    length = jnp.where(seen, 2, memory["queue_length"])
+    turning = followers & memory["followed"] | seen
+    turning = turning & (length > 0)
+    state = rules.set_rotation(state, turning, 90 * queue[:, 0])
+    state = rules.set_memory(
+        state, "queue", jnp.where(turning[:, None], jnp.roll(queue, -1, 1), queue)
+    )
+    state = rules.set_memory(state, "queue_length", jnp.where(turning, length - 1, length))
+    state = rules.set_memory(state, "followed", memory["followed"] | seen)
+    table = state.table
+    exits = rules.tagged(state, EXIT)
+    on_exit = jnp.any(exits & (table.x == table.x[player]) & (table.y == table.y[player]))
+    won = alive & on_exit
+    state = rules.next_level(state, len(game.levels), won)
+    state = rules.lose(state, ~won & (~alive | (state.memory["moves_left"] == 0)))
+    state = rules.set_memory(state, "phase", WAITING)
+    return rules.complete(state)
+
+
+def _queue_turn(state, turns, when):
+    """The player's turn queued for every follower ever marked (the original's dict)."""
+    memory = state.memory
+    length = memory["queue_length"]
+    adding = memory["followed"] & when
+    at = jnp.arange(QUEUE)[None, :] == jnp.minimum(length, QUEUE - 1)[:, None]
+    queue = jnp.where(adding[:, None] & at, turns, memory["queue"])
+    state = rules.set_memory(state, "queue", queue)
+    return rules.set_memory(state, "queue_length", jnp.where(adding, length + 1, length))
+
+
+def rule(state, action, game: Game):
+    phase = state.memory["phase"]
+    later = rules.where(phase == SLIDING, _slide(state), _enemies_move(state, game))
+    return rules.where(phase == WAITING, _start(state, action), later)
+
+
+def ui(state, frame, game: Game):
+    """The bottom row: the moves left, ``round(64 * left / moves)`` pixels of colour 6."""
+    moves, left = state.memory["moves"], state.memory["moves_left"]
+    full = (2 * rules.SCREEN * left + moves) // (2 * moves)  # round(); never a tie here
+    frame = rules.draw_rect(frame, 0, rules.SCREEN - 1, rules.SCREEN, 1, BAR_SPENT)
+    return rules.draw_rect(frame, 0, rules.SCREEN - 1, full, 1, BAR)
+
+
+# The shortest winning run of each level (arc3.search.solve_game over the arrows, states
+# that differ only in the moves left merged), checked on the official file (the
+# recorded trace's last episode).
+SOLUTIONS = (
+    (4, 2, 2, 4, 1, 4, 2, 2, 3, 3, 2, 4, 4, 2, 4, 1, 4, 2),
+    (1, 4, 4, 2, 4, 4, 1, 4, 4, 1),
+    (1, 1, 4, 1, 3, 3, 1, 3, 3, 2, 4, 2, 3, 3, 3, 2, 4, 2, 4),
+    (4, 3, 4, 3, 4, 4, 4, 4, 1, 1, 3, 1, 1, 3, 3, 2, 3),
+    (3, 3, 3, 4, 3, 3, 3, 3, 3, 2, 1, 2, 1, 2, 1, 2, 1, 2, 2, 2, 4, 2, 2, 4, 4, 4, 1, 1, 3),
+    (3, 3, 2, 1, 2, 1, 2, 2, 3, 3, 4, 4, 4, 2, 2, 3, 2, 3, 1, 2, 3, 1, 1, 3, 1, 1, 1, 3),
+    (4, 4, 4, 2, 2, 4, 1, 4, 1, 1, 1, 4, 2, 2),
+    (4, 4, 1, 1, 4, 4, 3, 3, 3, 2, 2, 4, 1, 1, 4, 4, 1, 1, 1, 3, 3),
+    (3, 3, 1, 1, 4, 2, 2, 3, 1, 1, 4, 1, 1, 4, 4, 4, 2, 2, 4, 2, 3, 2, 3, 2, 2, 3, 3, 1, 4),
+)
+
+
+GAME = Game(
+    **DATA.game_fields(),
+    levels=DATA.game_levels(_level_memory),
+    rule=rule,
+    num_slots=NUM_SLOTS,
+    pixel_size=PIXELS,
+    reach=PIXELS,
+    memory={
+        "phase": Var(value=WAITING),
+        "moves": Var(value=1),
+        "moves_left": Var(),
+        "queue": Var(shape=(NUM_SLOTS, QUEUE)),
+        "queue_length": Var(shape=(NUM_SLOTS,)),
+        "followed": Var("bool", (NUM_SLOTS,)),
+    },
+    max_frames=24,
+    ui=ui,
+    solutions=SOLUTIONS,
+)
