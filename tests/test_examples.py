@@ -1,6 +1,7 @@
 """Smoke-sized runs of the examples: they run end to end and print what they promise."""
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -261,7 +262,7 @@ def test_arc3_agent_smoke(tmp_path, standard_promotion):
     for name, played in (("ppo", weights), ("random", None)):
         result[name] = agent.evaluate("cn04", played, episodes=4, steps=6, seed=1)
         assert result[name]["level_1_baseline"] == 16 and 0 <= result[name]["score"] <= 115
-    (tmp_path / "cn04.json").write_text(agent.json.dumps(result))
+    (tmp_path / "cn04.json").write_text(json.dumps(result))
     table = agent.report(tmp_path, ["cn04", "vc33"])  # vc33 has no results: no row
     assert table.count("\n") == 2 and table.splitlines()[-1].startswith("| cn04 | 64 steps")
     assert (tmp_path / "cn04.png").stat().st_size > 0 and "level 1 cleared" in agent.summary(result)

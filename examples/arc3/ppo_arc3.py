@@ -3,6 +3,7 @@ curriculum, beside a random policy playing as many actions.
 
     python examples/arc3/ppo_arc3.py                         # every ported game, 30 min each
     python examples/arc3/ppo_arc3.py --games vc33 --minutes 2   # a smoke run
+    python examples/arc3/ppo_arc3.py --report                # the saved results' table
 
 The whole training loop runs in ``jax.jit`` (examples/ppo.py's PPO: clipped objective,
 GAE, minibatch epochs), in chunks of updates until the time budget is spent.
@@ -45,13 +46,14 @@ import numpy as np
 import gridax
 from gridax.batching import select_envs
 from gridax.envs.arc3 import CLICK, RESET, Action, evaluation
+from gridax.envs.arc3 import games as arc3_games
 from gridax.envs.arc3.camera import SCREEN
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 import ppo  # noqa: E402
 from ppo import gae, make_learn  # noqa: E402
 
-GAMES = ("cn04", "ft09", "ls20", "m0r0", "vc33")  # the ported real games
+GAMES = tuple(sorted(module.GAME.name for module in arc3_games.PORTED))  # the real games
 BLOCK = 4  # screen pixels per side of an embedded block
 MASKED = -1e9  # the logit of an action not offered (finite: entropies stay numbers)
 
@@ -253,13 +255,15 @@ def evaluate(game: str, weights, episodes: int, steps: int, seed: int) -> dict:
     if weights is None:
         policy = evaluation.random_policy(env.game)  # the game's actions, clicks anywhere
     else:
-        net, ids = eqx.combine(weights, static_policy()), agent_ids(env)
+        net = eqx.combine(weights, static_policy())
+        ids = agent_ids(env)
 
         def policy(frame, key):
             heads, _ = net((frame, ids))
             return to_action(sample(key, heads))
 
-    _, info = jax.tree.map(np.asarray, evaluation.play(env, policy, episodes, steps, seed))
+    _, info = evaluation.play(env, policy, episodes, steps, seed)
+    info = jax.tree.map(np.asarray, info)
     cleared = info["levels_completed"] >= 1
     level_1_actions = info["level_actions"][:, 0][cleared]
     return {
@@ -310,7 +314,7 @@ def main(argv=None) -> dict:
         }
         results[game] = result
         (args.out / f"{game}.json").write_text(json.dumps(result, indent=1))
-        plot(game, result, args.out / f"{game}.png")
+        plot(game, result, args.out / f"{game}.png", level_count(game))
         print(game, summary(result), flush=True)
     return results
 
@@ -347,7 +351,8 @@ def report(out: Path, games) -> str:
         if not path.exists():
             continue
         result = json.loads(path.read_text())
-        plot(game, result, out / f"{game}.png")
+        levels = level_count(game)
+        plot(game, result, out / f"{game}.png", levels)
         t, ppo, rnd = result["training"], result["ppo"], result["random"]
         rows.append(
             f"| {game} | {t['steps']:,} steps, {t['seconds'] / 60:.0f} min "
@@ -356,12 +361,12 @@ def report(out: Path, games) -> str:
             f"| {actions(ppo['level_1_actions'])} / {actions(rnd['level_1_actions'])} "
             f"/ {ppo['level_1_baseline']} "
             f"| {ppo['score']:.2f} / {rnd['score']:.2f} "
-            f"| {max(t['curve']['frontier']) + 1} of {level_count(game)} |"
+            f"| {max(t['curve']['frontier']) + 1} of {levels} |"
         )
     return "\n".join(rows)
 
 
-def plot(game: str, result: dict, path: Path) -> None:
+def plot(game: str, result: dict, path: Path, levels: int) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -369,20 +374,24 @@ def plot(game: str, result: dict, path: Path) -> None:
 
     curve, s = result["training"]["curve"], result["settings"]
     steps = (np.arange(len(curve["episodes"])) + 1) * s["num_envs"] * s["num_steps"]
-    rate = np.asarray(curve["cleared_level_1"]) / np.maximum(curve["from_level_0"], 1)
-    window = max(1, len(rate) // 50)
-    smooth = np.convolve(rate, np.ones(window) / window, mode="same")
+    window = max(1, len(steps) // 50)  # trailing sums over updates: no edge effect
+
+    def trailing(values):
+        return np.convolve(values, np.ones(window), mode="valid")
+
+    cleared, started = trailing(curve["cleared_level_1"]), trailing(curve["from_level_0"])
+    smooth = cleared / np.maximum(started, 1)
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(steps, smooth, label="PPO (training, from level 0)")
+    ax.plot(steps[window - 1 :], smooth, label="PPO (training, from level 0)")
     ax.axhline(result["random"]["level_1_cleared"], color="grey", ls="--", label="random")
     ax.set_xlabel("env steps")
     ax.set_ylabel("episodes clearing level 1")
     ax.set_title(f"{game}: {s['episode_steps']}-action episodes, seed {result['seed']}")
     ax.legend(loc="upper left")
-    levels = ax.twinx()  # the curriculum's frontier: the highest level started so far
-    levels.step(steps, np.asarray(curve["frontier"]) + 1, color="tab:green", where="post")
-    levels.set_ylabel("highest level reached", color="tab:green")
-    levels.set_ylim(0, level_count(game) + 0.5)
+    frontier = ax.twinx()  # the curriculum's: the highest level reached so far
+    frontier.step(steps, np.asarray(curve["frontier"]) + 1, color="tab:green", where="post")
+    frontier.set_ylabel("highest level reached", color="tab:green")
+    frontier.set_ylim(0, levels + 0.5)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -42,18 +42,15 @@ def mask(region: str, place: int) -> np.ndarray:
 
 def peel(target: np.ndarray, colours: list[int], offered) -> list[tuple[str, int, int]]:
     """The strokes ``(region, place, colour)`` in playing order that paint ``target``."""
-    checked = cd82.CHECKED[: cd82.SIZE, : cd82.SIZE]
-    left = checked & (target != 0)  # cells still to explain (blank ones may stay blank)
-    unexplained = checked.copy()
+    unexplained = cd82.CHECKED[: cd82.SIZE, : cd82.SIZE].copy()
     backwards = []
-    while left.any():
+    while (unexplained & (target != 0)).any():  # blank cells may stay blank
         for region, place in offered:
             cells = mask(region, place) & unexplained
-            shown = set(target[cells].tolist())
-            if cells.any() and len(shown) == 1 and shown.pop() in colours:
-                backwards.append((region, place, int(target[cells][0])))
+            shown = np.unique(target[cells])
+            if len(shown) == 1 and shown[0] in colours:
+                backwards.append((region, place, int(shown[0])))
                 unexplained &= ~mask(region, place)
-                left &= ~mask(region, place)
                 break
         else:
             raise ValueError("no stroke paints what is left of the target")
@@ -75,18 +72,20 @@ def walk(start: int, goal: int) -> list[int]:
 
 def nozzle_pixel(place: int) -> tuple[int, int]:
     """A screen pixel of the nozzle at ``place`` (the camera shows cells 1:1)."""
-    x, y = cd82.PLACES[place][:2] + cd82.NOZZLES[place][:2]
-    turns = cd82.NOZZLES[place][2] // 90
+    x, y = cd82.BASKET_XY[place] + cd82.NOZZLE_OFFSET[place]
+    turns = cd82.NOZZLE_TURN[place] // 90
     pixels = np.rot90(np.asarray(cd82.DATA.catalogue[cd82.NOZZLE].pixels), -turns)
-    row, col = np.argwhere(pixels >= 0)[len(np.argwhere(pixels >= 0)) // 2]
+    drawn = np.argwhere(pixels >= 0)
+    row, col = drawn[len(drawn) // 2]
     return int(x + col), int(y + row)
 
 
 def solve(level: int) -> list:
     sprites = cd82.LEVELS[level].sprites
-    target = next(np.asarray(s.pixels) for s in sprites if s.kind.startswith(cd82.TARGET))
-    swatches = {
-        int(np.asarray(s.pixels)[2, 2]): (s.x + 2, s.y + 2)
+    target = next(np.asarray(s.pixels) for s in sprites if s.kind.startswith(cd82.TARGET_PREFIX))
+    centre = cd82.SWATCH_CENTRE
+    swatches = {  # by colour; reversed, so that the first swatch of a colour is kept
+        int(np.asarray(s.pixels)[centre, centre]): (s.x + centre, s.y + centre)
         for s in reversed(sprites)
         if s.kind == cd82.SWATCH
     }
@@ -102,14 +101,16 @@ def solve(level: int) -> list:
     return actions
 
 
+STEP = jax.jit(lambda state, action: env.step(state, action, cd82.GAME))
+
+
 def played(level: int, actions: list) -> list:
     """The run up to the action that completes the level on gridax's game (exact: it
     holds on the official file); the canvas may match the target before the plan ends."""
     state, _ = env.reset(cd82.GAME, level)
-    step = jax.jit(lambda s, a: env.step(s, a, cd82.GAME))
     for t, action in enumerate(actions):
         triple = action if isinstance(action, tuple) else (action, 0, 0)
-        state, _, info = step(state, Action(*triple))
+        state, _, info = STEP(state, Action(*triple))
         if int(info["level"]) > level or int(info["status"]) == WIN:
             return actions[: t + 1]
     raise AssertionError(f"level {level + 1} is not completed by {actions}")

@@ -398,3 +398,22 @@ def test_add_again_puts_removed_sprites_last_in_order():
     np.testing.assert_array_equal(again.table.order, [3, 1, 4])
     unchanged = rules.add_again(removed, 0, False).table.exists
     np.testing.assert_array_equal(unchanged, removed.table.exists)
+
+
+def test_rounded_share_is_pythons_round_of_the_exact_ratio():
+    """A budget bar's length: ``round(length * part / whole)``, halves to even."""
+    from fractions import Fraction
+
+    for whole, length in ((4, 2), (100, 64), (150, 32), (35, 64), (8, 3)):
+        parts = np.arange(whole + 1)
+        expected = [round(Fraction(length * int(p), whole)) for p in parts]
+        got = jax.vmap(lambda p, w=whole, n=length: rules.rounded_share(p, w, n))(parts)
+        np.testing.assert_array_equal(got, expected, err_msg=f"{length} * part / {whole}")
+
+
+def test_padded_pixels_of_a_catalogue_sprite():
+    data = rules.official.load("cd82")
+    grid = data.padded_pixels("ydiwkzjkgl", 6)  # a 5x1 bar of colour 0
+    assert grid.shape == (6, 6) and grid.dtype == np.int8
+    assert (grid[0, :5] == 0).all() and (grid[1:] == rules.TRANSPARENT).all()
+    assert grid[0, 5] == rules.TRANSPARENT

@@ -9,8 +9,9 @@ the mean over games, as the scorecard averages its games.
 
 A policy is ``policy(obs, key) -> Action`` for one env (``obs`` the 64x64 frame), vmapped
 over the episodes; :func:`random_policy` draws the game's actions uniformly (clicks
-anywhere on the screen), and :func:`replay_policy` plays a fixed run (the game's
-reference solutions: ``"solutions"``).
+anywhere on the screen), and ``"solutions"`` replays the game's reference solutions
+(:func:`solution_actions`). :func:`play` runs the episodes and returns their last info,
+for an evaluation of one's own (examples/arc3/ppo_arc3.py).
 """
 
 from __future__ import annotations

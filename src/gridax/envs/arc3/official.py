@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from gridax.envs.arc3.game import Level, sprite_from_json
-from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.sprites import TRANSPARENT, Sprite
 
 DATA = resources.files("gridax.envs.arc3") / "data"
 
@@ -68,6 +70,14 @@ class OfficialGame:
             return self.kinds.index(name)
         except ValueError:
             raise ValueError(f"{self.game_id}: no sprite is named {name!r}") from None
+
+    def padded_pixels(self, key: str, size: int) -> np.ndarray:
+        """The pixels of catalogue sprite ``key``, padded to ``[size, size]`` with
+        transparency: a template a rule paints a sprite's slot with."""
+        pixels = np.asarray(self.catalogue[key].pixels)
+        grid = np.full((size, size), TRANSPARENT, np.int8)
+        grid[: pixels.shape[0], : pixels.shape[1]] = pixels
+        return grid
 
     def game_levels(self, memory: Callable[[int, Mapping], dict] | None = None) -> tuple:
         """The levels as a :class:`~gridax.envs.arc3.game.Game` takes them;

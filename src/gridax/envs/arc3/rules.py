@@ -115,6 +115,7 @@ __all__ = [
     "remove",
     "repaint",
     "resize",
+    "rounded_share",
     "rotate",
     "set_camera_colours",
     "set_layer",
@@ -289,6 +290,16 @@ def merge_all(state: Arc3State, into, which: Bool[Array, " N"], game: Game) -> A
 
 
 # --- the camera -----------------------------------------------------------------------
+
+
+def rounded_share(part, whole, length: int) -> Int32[Array, ""]:
+    """``round(length * part / whole)`` in integers, as Python rounds the exact ratio
+    (halves to even): how many pixels of a ``length``-pixel bar show ``part`` of
+    ``whole`` (a UI's budget bar)."""
+    twice = 2 * length * jnp.asarray(part, jnp.int32) + whole
+    rounded = twice // (2 * whole)
+    half = twice % (2 * whole) == 0  # the ratio was a half: Python's round goes to even
+    return jnp.where(half & (rounded % 2 == 1), rounded - 1, rounded)
 
 
 def draw_sprite(screen, state: Arc3State, slot, x, y, game: Game, when: Flag = True):

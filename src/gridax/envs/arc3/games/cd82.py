@@ -51,44 +51,35 @@ from gridax.envs.arc3.rules import Game, Level, Var
 
 DATA = rules.official.load("cd82")
 FLAT, DIAGONAL, NOZZLE = "oaoosfneq-oaanwen", "oaoosfneq-laopvne", "ctwspzkygu"
-RESERVED = (FLAT, DIAGONAL, NOZZLE)  # a slot each per level, out of it but when shown
-SWATCH, CANVAS, MARKER, FRAME, TARGET = (
-    "pqkenviek",
-    "xytrjjbyib",
-    "ydiwkzjkgl",
-    "gkyfnkvrty",
-    "eoqnvkspoa-",
-)
+RESERVED = (FLAT, DIAGONAL, NOZZLE)  # a slot each per level, absent but while shown
+SWATCH, CANVAS, MARKER, FRAME = "pqkenviek", "xytrjjbyib", "ydiwkzjkgl", "gkyfnkvrty"
+TARGET_PREFIX = "eoqnvkspoa-"  # the target's name (one per level) begins so
 PIXELS = 18  # the diagonal basket is 17 on a side; the frame's pieces 18
 SIZE = 10  # the canvas's and the target's side
 FILL = 15  # a basket's or nozzle's contents in the file, drawn in the chosen colour
+SWATCH_CENTRE = 2  # a swatch's colour is its pixel (2, 2)
+MARKER_BELOW = 5  # the marker's cells below the chosen swatch's top
 BUDGET = 100  # actions per level
-STROKE = 7  # frames a pour or squirt slides out, and then back
+SLIDE_FRAMES = 7  # frames a pour or squirt slides out, and then back
 IDLE, POURING, SQUIRTING = 0, 1, 2
 BAR_FULL, BAR_SPENT = 4, 5
 
-# The basket's places, clockwise from the top: (x, y, rotation, dx, dy), (dx, dy) the
-# slide of a pour. Even places take the flat basket, odd ones the diagonal.
-PLACES = np.array(
-    [
-        (25, 24, 180, 0, 1),
-        (33, 21, 0, -1, 1),
-        (38, 32, 270, -1, 0),
-        (33, 40, 90, -1, -1),
-        (25, 45, 0, 0, -1),
-        (14, 40, 180, 1, -1),
-        (17, 32, 90, 1, 0),
-        (14, 21, 270, 1, 1),
-    ]
+# The basket's places, clockwise from the top (even places take the flat basket, odd
+# ones, the corners, the diagonal): where it stands, how it is turned, and the cell a
+# frame it slides by when pouring.
+BASKET_XY = np.array(
+    [(25, 24), (33, 21), (38, 32), (33, 40), (25, 45), (14, 40), (17, 32), (14, 21)], np.int32
 )
-# The nozzle at each even place: its offset from the basket, rotation and slide.
-NOZZLES = np.zeros((8, 5), np.int32)
-NOZZLES[[0, 2, 4, 6]] = [
-    (4, -6, 180, 0, 2),
-    (10, 4, 270, -2, 0),
-    (4, 10, 0, 0, -2),
-    (-6, 4, 90, 2, 0),
-]
+BASKET_TURN = np.array([180, 0, 270, 90, 0, 180, 90, 270], np.int32)
+POUR_STEP = np.array(
+    [(0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0), (1, 1)], np.int32
+)
+# The nozzle at each even place: its offset from the basket, turn and slide (2 a frame).
+NOZZLE_OFFSET = np.array(
+    [(4, -6), (0, 0), (10, 4), (0, 0), (4, 10), (0, 0), (-6, 4), (0, 0)], np.int32
+)
+NOZZLE_TURN = np.array([180, 0, 270, 0, 0, 0, 90, 0], np.int32)
+SQUIRT_STEP = np.array([(0, 2), (0, 0), (-2, 0), (0, 0), (0, -2), (0, 0), (2, 0), (0, 0)], np.int32)
 # Each place's (row, column) on the 3x3 grid of places.
 RING = ((0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0))
 
@@ -139,20 +130,14 @@ def _squirt_masks() -> np.ndarray:
     return np.stack([_padded(m) for m in masks])
 
 
-POUR_MASKS, SQUIRT_MASKS = _pour_masks(), _squirt_masks()
-_rows, _cols = np.indices((SIZE, SIZE))
-CHECKED = _padded((_rows != _cols) & (_rows + _cols != SIZE - 1))  # off both diagonals
+def _checked() -> np.ndarray:
+    """``[P, P]``: the canvas cells the target is compared on, off both diagonals."""
+    rows, cols = np.indices((SIZE, SIZE))
+    return _padded((rows != cols) & (rows + cols != SIZE - 1))
 
 
-def _template(kind: str) -> np.ndarray:
-    """A catalogue sprite's pixels, padded to ``[P, P]``."""
-    pixels = np.asarray(DATA.catalogue[kind].pixels)
-    grid = np.full((PIXELS, PIXELS), rules.TRANSPARENT, np.int8)
-    grid[: pixels.shape[0], : pixels.shape[1]] = pixels
-    return grid
-
-
-TEMPLATES = {kind: _template(kind) for kind in RESERVED}
+POUR_MASKS, SQUIRT_MASKS, CHECKED = _pour_masks(), _squirt_masks(), _checked()
+TEMPLATES = {kind: DATA.padded_pixels(kind, PIXELS) for kind in RESERVED}
 
 
 # --- the levels: the official sprites (the frame in pieces), then reserved slots -------
@@ -168,10 +153,11 @@ def _frame_pieces(frame: rules.Sprite) -> list:
 
 
 def _level(number: int) -> Level:
-    declared = DATA.levels[number].sprites
+    declared = DATA.levels[number]
     sprites = []
-    for sprite in declared:
+    for sprite in declared.sprites:
         sprites += _frame_pieces(sprite) if sprite.kind == FRAME else [sprite]
+    # Layer 2: the layer the original gives the basket and nozzle it adds.
     reserved = [dataclasses.replace(DATA.catalogue[kind], layer=2) for kind in RESERVED]
     slot = {kind: len(sprites) + i for i, kind in enumerate(RESERVED)}
     kinds = [s.kind for s in sprites]
@@ -181,10 +167,10 @@ def _level(number: int) -> Level:
         "nozzle": slot[NOZZLE],
         "has_nozzle": NOZZLE in kinds,
         "canvas": kinds.index(CANVAS),
-        "target": next(i for i, k in enumerate(kinds) if k.startswith(TARGET)),
+        "target": next(i for i, k in enumerate(kinds) if k.startswith(TARGET_PREFIX)),
         "marker": kinds.index(MARKER),
     }
-    return Level(tuple(sprites + reserved), DATA.levels[number].grid_size, memory, "Level")
+    return Level(tuple(sprites + reserved), declared.grid_size, memory, declared.name)
 
 
 LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
@@ -198,14 +184,21 @@ def _slots():
     return jnp.arange(NUM_SLOTS)
 
 
+def _at_corner(state):
+    """The basket stands at a corner (an odd place): the diagonal basket, no nozzle."""
+    return state.memory["place"] % 2 == 1
+
+
 def _basket(state):
     """The slot of the basket at the current place (flat or diagonal)."""
     m = state.memory
-    return jnp.where(m["place"] % 2 == 1, m["diagonal"], m["flat"])
+    return jnp.where(_at_corner(state), m["diagonal"], m["flat"])
 
 
-def _shows_nozzle(state):
-    return state.memory["has_nozzle"] & (state.memory["place"] % 2 == 0)
+def _painted(kind: str, colour):
+    """Catalogue sprite ``kind``'s pixels with its contents in ``colour``."""
+    template = TEMPLATES[kind]
+    return jnp.where(template == FILL, colour, template)
 
 
 def _lay_out(state, when=True):
@@ -213,21 +206,20 @@ def _lay_out(state, when=True):
     anew at the current place in the chosen colour, last in the sprite order."""
     m = state.memory
     place, colour = m["place"], m["colour"].astype(jnp.int8)
-    x, y, rotation = (jnp.asarray(PLACES)[place, i] for i in range(3))
-    nx, ny, nrotation = (jnp.asarray(NOZZLES)[place, i] for i in range(3))
     reserved = (_slots() == m["flat"]) | (_slots() == m["diagonal"]) | (_slots() == m["nozzle"])
     state = rules.remove(state, reserved, when)
-    basket = _basket(state)
-    template = jnp.where(place % 2 == 1, TEMPLATES[DIAGONAL], TEMPLATES[FLAT])
-    state = rules.repaint(state, basket, jnp.where(template == FILL, colour, template), when)
+    basket, corner = _basket(state), _at_corner(state)
+    pixels = jnp.where(corner, _painted(DIAGONAL, colour), _painted(FLAT, colour))
+    state = rules.repaint(state, basket, pixels, when)
+    x, y = jnp.asarray(BASKET_XY)[place]
     state = rules.place(state, basket, x, y, when)
-    state = rules.set_rotation(state, basket, rotation, when)
-    nozzle, shown = m["nozzle"], when & _shows_nozzle(state)
-    template = TEMPLATES[NOZZLE]
-    state = rules.repaint(state, nozzle, jnp.where(template == FILL, colour, template), shown)
-    state = rules.place(state, nozzle, x + nx, y + ny, shown)
-    state = rules.set_rotation(state, nozzle, nrotation, shown)
-    added = (_slots() == basket) | ((_slots() == nozzle) & _shows_nozzle(state))
+    state = rules.set_rotation(state, basket, jnp.asarray(BASKET_TURN)[place], when)
+    nozzle, shown = m["nozzle"], m["has_nozzle"] & ~corner
+    state = rules.repaint(state, nozzle, _painted(NOZZLE, colour), when & shown)
+    dx, dy = jnp.asarray(NOZZLE_OFFSET)[place]
+    state = rules.place(state, nozzle, x + dx, y + dy, when & shown)
+    state = rules.set_rotation(state, nozzle, jnp.asarray(NOZZLE_TURN)[place], when & shown)
+    added = (_slots() == basket) | ((_slots() == nozzle) & shown)
     return rules.add_again(state, added, when)
 
 
@@ -245,28 +237,26 @@ def _solved(state):
     return jnp.all((canvas == target) | ~CHECKED)
 
 
-def _stroke(state, game: Game):
+def _slide(state, game: Game):
     """One frame of a pour or a squirt: a slide out (painting the canvas at the far end)
     or back (put home at the end, the canvas checked, the action complete)."""
     m = state.memory
     place, squirting, back = m["place"], m["animation"] == SQUIRTING, m["back"]
     slot = jnp.where(squirting, m["nozzle"], _basket(state))
-    places, nozzles = jnp.asarray(PLACES)[place], jnp.asarray(NOZZLES)[place]
-    dx = jnp.where(squirting, nozzles[3], places[3])
-    dy = jnp.where(squirting, nozzles[4], places[4])
+    dx, dy = jnp.where(squirting, jnp.asarray(SQUIRT_STEP)[place], jnp.asarray(POUR_STEP)[place])
     sign = jnp.where(back, -1, 1)
     state = rules.move(state, slot, sign * dx, sign * dy)
-    stroke = m["stroke"] + sign
-    far = ~back & (stroke >= STROKE)
+    slid = m["slid"] + sign
+    far = ~back & (slid >= SLIDE_FRAMES)
     mask = jnp.where(squirting, jnp.asarray(SQUIRT_MASKS)[place], jnp.asarray(POUR_MASKS)[place])
     canvas = state.table.pixels[m["canvas"]]
     painted = jnp.where(mask, m["colour"].astype(jnp.int8), canvas)
     state = rules.repaint(state, m["canvas"], painted, far)
-    home = back & (stroke <= 0)
-    x = places[0] + jnp.where(squirting, nozzles[0], 0)
-    y = places[1] + jnp.where(squirting, nozzles[1], 0)
-    state = rules.place(state, slot, x, y, home)
-    state = rules.set_memory(state, "stroke", stroke)
+    home = back & (slid <= 0)
+    x, y = jnp.asarray(BASKET_XY)[place]
+    offset = jnp.where(squirting, jnp.asarray(NOZZLE_OFFSET)[place], 0)
+    state = rules.place(state, slot, x + offset[0], y + offset[1], home)
+    state = rules.set_memory(state, "slid", slid)
     state = rules.set_memory(state, "back", True, far)
     state = rules.set_memory(state, "animation", IDLE, home)
     state = rules.next_level(state, len(game.levels), home & _solved(state))
@@ -283,17 +273,18 @@ def _act(state, action, game: Game):
     x, y, on_view = rules.clicked_cell(state, action)
     hit = rules.sprite_at(state, x, y, game, ignore_collidable=True)
     clicked = (action.id == rules.CLICK) & on_view & (hit >= 0)
-    kind = state.table.kind[hit]
+    table = state.table
+    kind = table.kind[hit]
     picked = clicked & (kind == game.kinds.index(SWATCH))
-    state = rules.set_memory(state, "colour", state.table.pixels[hit, 2, 2], picked)
-    marker = m["marker"]
-    state = rules.place(state, marker, state.table.x[hit], state.table.y[hit] + 5, picked)
+    colour = table.pixels[hit, SWATCH_CENTRE, SWATCH_CENTRE]
+    state = rules.set_memory(state, "colour", colour, picked)
+    state = rules.place(state, m["marker"], table.x[hit], table.y[hit] + MARKER_BELOW, picked)
     state = _lay_out(state, moved | picked)
     pour = action.id == rules.ACTION5
     squirt = clicked & (kind == game.kinds.index(NOZZLE))
     starts = pour | squirt
     state = rules.set_memory(state, "animation", jnp.where(pour, POURING, SQUIRTING), starts)
-    state = rules.set_memory(state, "stroke", 0, starts)
+    state = rules.set_memory(state, "slid", 0, starts)
     state = rules.set_memory(state, "back", False, starts)
     return rules.complete(state, ~starts)
 
@@ -301,14 +292,14 @@ def _act(state, action, game: Game):
 def rule(state, action, game: Game):
     spent = state.action_count >= BUDGET
     animating = state.memory["animation"] != IDLE
-    played = rules.where(animating, _stroke(state, game), _act(state, action, game))
+    played = rules.where(animating, _slide(state, game), _act(state, action, game))
     return rules.where(spent, rules.complete(rules.lose(state)), played)
 
 
 def ui(state, frame, game: Game):
     """The bottom row: the actions left, ``round(64 * left / 100)`` pixels of colour 4."""
     left = jnp.clip(BUDGET - state.action_count, 0, BUDGET)
-    full = (2 * rules.SCREEN * left + BUDGET) // (2 * BUDGET)  # round(); never a tie here
+    full = rules.rounded_share(left, BUDGET, rules.SCREEN)
     frame = rules.draw_rect(frame, 0, rules.SCREEN - 1, rules.SCREEN, 1, BAR_SPENT)
     return rules.draw_rect(frame, 0, rules.SCREEN - 1, full, 1, BAR_FULL)
 
@@ -339,7 +330,7 @@ GAME = Game(
         "place": Var(),
         "colour": Var(value=FILL),
         "animation": Var(value=IDLE),
-        "stroke": Var(),
+        "slid": Var(),  # cells out of a pour's or squirt's slide
         "back": Var("bool"),
         "flat": Var(),
         "diagonal": Var(),
@@ -349,7 +340,7 @@ GAME = Game(
         "target": Var(),
         "marker": Var(),
     },
-    max_frames=2 * STROKE + 2,  # the start, the slides out and back, a level's transition
+    max_frames=2 * SLIDE_FRAMES + 2,  # the start, the slides out and back, a level's change
     ui=ui,
     on_set_level=on_set_level,
     solutions=SOLUTIONS,

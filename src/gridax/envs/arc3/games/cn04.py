@@ -213,7 +213,7 @@ def rule(state, action, game: Game):
 def ui(state, frame, game: Game):
     """The bar of actions left: its right part colour 4, the spent part colour 0."""
     left = jnp.clip(ACTIONS_PER_LEVEL - state.action_count, 0, ACTIONS_PER_LEVEL)
-    full = (2 * BAR_WIDTH * left + ACTIONS_PER_LEVEL) // (2 * ACTIONS_PER_LEVEL)  # round()
+    full = rules.rounded_share(left, ACTIONS_PER_LEVEL, BAR_WIDTH)
     frame = rules.draw_rect(frame, BAR_X, 0, BAR_WIDTH, 1, BAR_FULL)
     return rules.draw_rect(frame, BAR_X, 0, BAR_WIDTH - full, 1, BAR_EMPTY)
 

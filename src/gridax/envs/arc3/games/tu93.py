@@ -32,7 +32,8 @@ bottom row of the screen shows ``round(64 * left / moves)`` pixels of colour 6, 
 colour 0. A move that cannot start and leaves none loses the game.
 
 The original's Python state, as memory: the phase of a turn (``phase``: 0 waits for an
-action, 1 the player slides, 2 the enemies move), the moves left, and each marked
+action, 1 the player slides, 2 the enemies move), the level's moves and the moves left
+(``moves``, ``moves_left``), and each marked
 follower's queue of turns (its dict by sprite: ``queue``, ``queue_length``,
 ``followed``).
 """
@@ -55,25 +56,17 @@ NODE = 6  # cells between nodes
 HALF = 3  # where a corridor is read, from a node
 SEES, FOLLOWS = NODE, 2 * NODE  # how far chargers and followers see the player
 CORRIDOR, MARK = 2, 11
-BAR, BAR_SPENT = 6, 0
+BAR_FULL, BAR_SPENT = 6, 0
 WAITING, SLIDING, ENEMIES = 0, 1, 2
-QUEUE = 4  # a follower's queue holds at most 2 turns
+QUEUE = 2  # turns a follower's queue holds: 2 when marked, one in and one out a turn
+# The largest sprite (a maze, 45 cells a side) sets the pixel grids; bursts reach 7x7.
 PIXELS = max(max(np.shape(s.pixels)) for level in DATA.levels for s in level.sprites)
 NUM_SLOTS = max(len(level.sprites) for level in DATA.levels)
 # A unit vector per quarter turn: 0 faces up, 1 right, 2 down, 3 left.
 FORWARD = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)], np.int32)
 ARROW_TURNS = np.array([0, 0, 2, 3, 1, 0, 0, 0], np.int32)  # by action id: ACTION1 up, ...
-
-
-def _burst_ring(kind: str) -> np.ndarray:
-    """A burst's dotted ring (catalogue ``kind``), padded to ``[P, P]``."""
-    pixels = np.asarray(DATA.catalogue[kind].pixels)
-    grid = np.full((PIXELS, PIXELS), rules.TRANSPARENT, np.int8)
-    grid[: pixels.shape[0], : pixels.shape[1]] = pixels
-    return grid
-
-
-RING_5, RING_7 = _burst_ring("rlkxuujqdr"), _burst_ring("qfgklunikd")
+RING_5, RING_7 = (DATA.padded_pixels(kind, PIXELS) for kind in ("rlkxuujqdr", "qfgklunikd"))
+BURST_SIZES = (3, 5, 7)  # an enemy or the player, then its two rings; then it is gone
 
 
 def _level_memory(number: int, data) -> dict:
@@ -109,21 +102,22 @@ def _open(state, x, y):
     return inside & (pixel == CORRIDOR)
 
 
-def _centres(state):
-    table = state.table
-    return table.x + table.width // 2, table.y + table.height // 2
-
-
 def _player(state):
     """``(slot, exists)`` of the player."""
     mask = rules.tagged(state, PLAYER)
     return jnp.argmax(mask), jnp.any(mask)
 
 
+def _enemies(state):
+    chargers = rules.tagged(state, CHARGER)
+    return chargers | rules.tagged(state, PATROLLER) | rules.tagged(state, FOLLOWER)
+
+
 def _centred_on(state, slot):
-    """``[N]``: the slots whose centre is ``slot``'s."""
-    cx, cy = _centres(state)
-    return (cx == cx[slot]) & (cy == cy[slot])
+    """``[N]``: the slots whose centre (of their pixel grid) is ``slot``'s."""
+    table = state.table
+    x, y = table.x + table.width // 2, table.y + table.height // 2
+    return (x == x[slot]) & (y == y[slot])
 
 
 def _facing(state, slot, distance):
@@ -137,6 +131,10 @@ def _marked(state):
     return state.table.pixels[:, 0, 1] == MARK
 
 
+def _mark(state, which):
+    return rules.set_pixel(state, jnp.arange(NUM_SLOTS), 0, 1, MARK, which)
+
+
 def _step_forward(state, which):
     """Sprites ``which`` one cell forward, each its own way."""
     dx, dy = _forward(state)
@@ -146,35 +144,33 @@ def _step_forward(state, which):
 # --- bursts ---------------------------------------------------------------------------
 
 
-def _burst(state, which):
-    """One stage of a burst for sprites ``which``: a 3x3 sprite becomes a 5x5 dotted ring
-    of its colour (its pixel (0, 0)), a 5x5 one a 7x7 ring, each a cell up and left;
-    a 7x7 one is taken out. ``(state, gone)``: the sprites taken out."""
+def _burst(state, stages):
+    """Each sprite ``stages`` (``[N]``) stages further in its burst: a 3x3 sprite becomes
+    a 5x5 dotted ring of its colour (its pixel (0, 0)), a 5x5 one a 7x7 ring, a cell up
+    and left each time; past 7x7 it is taken out. ``(state, gone)``: the sprites taken
+    out."""
     table = state.table
-    height, colour = table.height, table.pixels[:, 0, 0]
-    small, middle = which & (height == 3), which & (height == 5)
-    gone = which & (height >= 7)
-    growing = small | middle
-    state = rules.move(state, growing, -1, -1)
-    state = rules.resize(state, growing, jnp.where(small, 5, 7), jnp.where(small, 5, 7))
-    ring = jnp.where(small[:, None, None], RING_5, RING_7)
-    state = rules.repaint(state, growing, jnp.where(ring >= 0, colour[:, None, None], ring))
+    size = table.height + 2 * stages
+    bursting = stages > 0
+    growing, gone = bursting & (size <= BURST_SIZES[-1]), bursting & (size > BURST_SIZES[-1])
+    state = rules.move(state, growing, -stages, -stages)
+    state = rules.resize(state, growing, size, size)
+    ring = jnp.where((size == 5)[:, None, None], RING_5, RING_7)
+    colour = table.pixels[:, 0, 0][:, None, None]
+    state = rules.repaint(state, growing, jnp.where(ring >= 0, colour, ring))
     return rules.remove(state, gone), gone
 
 
 # --- a turn ---------------------------------------------------------------------------
 
 
-def _spend_move(state, when):
-    left = state.memory["moves_left"]
-    return rules.set_memory(state, "moves_left", jnp.maximum(left - 1, 0), when)
-
-
 def _start(state, action):
     """Phase 0: an arrow spends a move, and where the corridor goes on, turns the player,
-    steps it a cell and starts the turn; else the action is complete."""
+    steps it a cell and starts the turn; else the action is complete, and the game lost
+    if no moves are left."""
     arrow = (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4)
-    state = _spend_move(state, arrow)
+    left = state.memory["moves_left"]
+    state = rules.set_memory(state, "moves_left", jnp.maximum(left - 1, 0), arrow)
     player, _ = _player(state)
     turns = jnp.asarray(ARROW_TURNS)[action.id]
     dx, dy = jnp.asarray(FORWARD)[turns]
@@ -188,23 +184,33 @@ def _start(state, action):
     return rules.complete(state, ~goes)
 
 
+def _queue_turn(state, turns, when):
+    """The player's turn queued for every follower ever marked (the original's dict)."""
+    memory = state.memory
+    length = memory["queue_length"]
+    adding = memory["followed"] & when
+    at = jnp.arange(QUEUE)[None, :] == jnp.minimum(length, QUEUE - 1)[:, None]
+    queue = jnp.where(adding[:, None] & at, turns, memory["queue"])
+    state = rules.set_memory(state, "queue", queue)
+    # (a follower burst and gone is never turned again: its length stops at QUEUE)
+    return rules.set_memory(
+        state, "queue_length", jnp.where(adding, jnp.minimum(length + 1, QUEUE), length)
+    )
+
+
 def _slide(state):
     """Phase 1: the player slides a cell; at the node, enemies centred on it burst, and
     once none is left, the enemies start their move."""
     player, _ = _player(state)
     at_node = _at_node(state)[player]
-    enemies = rules.tagged(state, CHARGER) | rules.tagged(state, PATROLLER)
-    enemies = enemies | rules.tagged(state, FOLLOWER)
-    hit = enemies & _centred_on(state, player) & at_node
-    state, gone = _burst(state, hit)
+    hit = _enemies(state) & _centred_on(state, player) & at_node
+    state, gone = _burst(state, hit.astype(jnp.int32))
     cleared = at_node & jnp.all(gone | ~hit)
-    dx, dy = jnp.asarray(FORWARD)[state.table.quarter_turns[player]]
-    state = rules.move(state, player, dx, dy, ~at_node)
+    state = _step_forward(state, (jnp.arange(NUM_SLOTS) == player) & ~at_node)
     chargers = rules.tagged(state, CHARGER) & _facing(state, player, SEES) & cleared
-    state = rules.set_pixel(state, jnp.arange(NUM_SLOTS), 0, 1, MARK, chargers)
-    followers = rules.tagged(state, FOLLOWER) & _marked(state)
-    moving = chargers | (rules.tagged(state, PATROLLER) & cleared) | (followers & cleared)
-    state = _step_forward(state, moving)
+    state = _mark(state, chargers)
+    followers = rules.tagged(state, FOLLOWER) & _marked(state) & cleared
+    state = _step_forward(state, chargers | (rules.tagged(state, PATROLLER) & cleared) | followers)
     return rules.set_memory(state, "phase", ENEMIES, cleared)
 
 
@@ -221,10 +227,8 @@ def _enemies_move(state, game: Game):
     hits = jnp.sum(touching)
     # Each touching enemy bursts the player a stage further; the turn goes on unless the
     # first of them found it a 7x7 ring (taken out: the later ones find no player).
-    last_stage = state.table.height[player] >= 7
-    for stage in range(3):
-        burst, _ = _burst(state, jnp.arange(NUM_SLOTS) == player)
-        state = rules.where(alive & (hits > stage), burst, state)
+    last_stage = state.table.height[player] >= BURST_SIZES[-1]
+    state, _ = _burst(state, jnp.where(jnp.arange(NUM_SLOTS) == player, hits, 0))
     state = _step_forward(state, movers & ~at_node)
     done = jnp.all(~movers | at_node) & ((hits == 0) | last_stage)
     return rules.where(done, _end_turn(state, game), state)
@@ -236,22 +240,19 @@ def _end_turn(state, game: Game):
     table = state.table
     dx, dy = _forward(state)
     blocked = ~_open(state, table.x + HALF * dx, table.y + HALF * dy)
-    back = rules.tagged(state, PATROLLER) & blocked
-    state = rules.rotate(state, back, 180)
+    state = rules.rotate(state, rules.tagged(state, PATROLLER) & blocked, 180)
     player, alive = _player(state)
     followers = rules.tagged(state, FOLLOWER)
     seen = followers & ~_marked(state) & _facing(state, player, FOLLOWS) & alive
-    state = rules.set_pixel(state, jnp.arange(NUM_SLOTS), 0, 1, MARK, seen)
+    state = _mark(state, seen)
     memory = state.memory
     own = state.table.quarter_turns
     queue = jnp.where(seen[:, None], own[:, None], memory["queue"])
     length = jnp.where(seen, 2, memory["queue_length"])
-    turning = followers & memory["followed"] | seen
-    turning = turning & (length > 0)
+    turning = ((followers & memory["followed"]) | seen) & (length > 0)
     state = rules.set_rotation(state, turning, 90 * queue[:, 0])
-    state = rules.set_memory(
-        state, "queue", jnp.where(turning[:, None], jnp.roll(queue, -1, 1), queue)
-    )
+    popped = jnp.where(turning[:, None], jnp.roll(queue, -1, 1), queue)
+    state = rules.set_memory(state, "queue", popped)
     state = rules.set_memory(state, "queue_length", jnp.where(turning, length - 1, length))
     state = rules.set_memory(state, "followed", memory["followed"] | seen)
     table = state.table
@@ -264,17 +265,6 @@ def _end_turn(state, game: Game):
     return rules.complete(state)
 
 
-def _queue_turn(state, turns, when):
-    """The player's turn queued for every follower ever marked (the original's dict)."""
-    memory = state.memory
-    length = memory["queue_length"]
-    adding = memory["followed"] & when
-    at = jnp.arange(QUEUE)[None, :] == jnp.minimum(length, QUEUE - 1)[:, None]
-    queue = jnp.where(adding[:, None] & at, turns, memory["queue"])
-    state = rules.set_memory(state, "queue", queue)
-    return rules.set_memory(state, "queue_length", jnp.where(adding, length + 1, length))
-
-
 def rule(state, action, game: Game):
     phase = state.memory["phase"]
     later = rules.where(phase == SLIDING, _slide(state), _enemies_move(state, game))
@@ -283,10 +273,9 @@ def rule(state, action, game: Game):
 
 def ui(state, frame, game: Game):
     """The bottom row: the moves left, ``round(64 * left / moves)`` pixels of colour 6."""
-    moves, left = state.memory["moves"], state.memory["moves_left"]
-    full = (2 * rules.SCREEN * left + moves) // (2 * moves)  # round(); never a tie here
+    full = rules.rounded_share(state.memory["moves_left"], state.memory["moves"], rules.SCREEN)
     frame = rules.draw_rect(frame, 0, rules.SCREEN - 1, rules.SCREEN, 1, BAR_SPENT)
-    return rules.draw_rect(frame, 0, rules.SCREEN - 1, full, 1, BAR)
+    return rules.draw_rect(frame, 0, rules.SCREEN - 1, full, 1, BAR_FULL)
 
 
 # The shortest winning run of each level (arc3.search.solve_game over the arrows, states
@@ -314,13 +303,15 @@ GAME = Game(
     reach=PIXELS,
     memory={
         "phase": Var(value=WAITING),
-        "moves": Var(value=1),
+        "moves": Var(value=1),  # the level's StepCounter (1: never a zero divisor)
         "moves_left": Var(),
         "queue": Var(shape=(NUM_SLOTS, QUEUE)),
         "queue_length": Var(shape=(NUM_SLOTS,)),
         "followed": Var("bool", (NUM_SLOTS,)),
     },
-    max_frames=24,
+    # The longest turn: its start, 5 slide frames, 3 of enemies bursting at the node
+    # (the last also their first step), 5 enemy steps, 3 of the player bursting.
+    max_frames=17,
     ui=ui,
     solutions=SOLUTIONS,
 )
