@@ -226,7 +226,7 @@ def test_arc3_agent_heads(standard_promotion):
     policy = agent.FramePolicy(jax.random.key(0))
     frame = jax.numpy.zeros((64, 64), jax.numpy.int8)
     heads, _ = policy((frame, mask))
-    choices = agent.sample(jax.random.key(1), [jax.numpy.stack([h] * 256) for h in heads])
+    choices = agent.sample_choice(jax.random.key(1), [jax.numpy.stack([h] * 256) for h in heads])
     assert (np.asarray(choices[:, 0]) == 6).all()
     click, _ = agent.click_log_prob_and_entropy(heads, jax.numpy.array([6, 3, 5]))
     np.testing.assert_allclose(click, heads[0][6] + heads[1][3] + heads[2][5], rtol=1e-6)

@@ -51,7 +51,7 @@ from gridax.envs.arc3.camera import SCREEN
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 import ppo  # noqa: E402
-from ppo import gae, make_learn  # noqa: E402
+from ppo import gae, make_learn, sample_choice  # noqa: E402
 
 GAMES = tuple(sorted(module.GAME.name for module in arc3_games.PORTED))  # the real games
 BLOCK = 4  # screen pixels per side of an embedded block
@@ -115,13 +115,6 @@ def stride_2_patches(x):
     padded = jnp.pad(x, ((1, 1), (1, 1), (0, 0)))
     shifts = [padded[dy : dy + h : 2, dx : dx + w : 2] for dy in range(3) for dx in range(3)]
     return jnp.concatenate(shifts, axis=-1)
-
-
-def sample(key, heads) -> jax.Array:
-    """``[..., 3]`` (id, x, y) from heads (one env's or a batch's)."""
-    keys = jax.random.split(key, 3)
-    draws = [jax.random.categorical(k, h) for k, h in zip(keys, heads, strict=True)]
-    return jnp.stack(draws, axis=-1)
 
 
 def click_log_prob_and_entropy(heads, choice):
@@ -189,7 +182,7 @@ def make_trainer(game: str, s: Settings):
             states, frames, levels, frontier = carry
             act_key, reset_key = jax.random.split(key)
             heads, value = jax.vmap(eqx.combine(weights, static))((frames, masks))
-            choice = sample(act_key, heads)
+            choice = sample_choice(act_key, heads)
             log_prob, _ = jax.vmap(click_log_prob_and_entropy)(heads, choice)
             states, next_frames, reward, done, info = env.batch_step(states, to_action(choice))
             reached = jnp.where(done, levels + info["levels_completed"], 0)
@@ -260,7 +253,7 @@ def evaluate(game: str, weights, episodes: int, steps: int, seed: int) -> dict:
 
         def policy(frame, key):
             heads, _ = net((frame, ids))
-            return to_action(sample(key, heads))
+            return to_action(sample_choice(key, heads))
 
     _, info = evaluation.play(env, policy, episodes, steps, seed)
     info = jax.tree.map(np.asarray, info)

@@ -114,15 +114,13 @@ def make_train(method: str, s: Settings):
     optimiser = ppo.make_optimiser(s)
     sample_levels = jax.vmap(lambda k: env.sample_level(k, params))
     reset_to_levels = jax.vmap(lambda k, v: env.reset_to_level(k, v, params))
+    width = num_features(env)
+    static = eqx.partition(ActorCritic(width, ACTION_SIZES, jax.random.key(0)), eqx.is_array)[1]
+    learn = make_learn(static, optimiser, s)
 
     def train(key):
         net_key, key = jax.random.split(key)
-        probe, _ = reset_to_levels(
-            jax.random.split(key, 1), sample_levels(jax.random.split(key, 1))
-        )
-        width = features(env.observe(probe)).shape[-1]
-        weights, static = eqx.partition(ActorCritic(width, ACTION_SIZES, net_key), eqx.is_array)
-        learn = make_learn(static, optimiser, s)
+        weights = eqx.filter(ActorCritic(width, ACTION_SIZES, net_key), eqx.is_array)
         opt_state = optimiser.init(weights)
         buffer = sampler.initialize(
             jax.tree.map(lambda x: x[0], sample_levels(jax.random.split(key, 1)))
@@ -198,14 +196,13 @@ def make_train(method: str, s: Settings):
         )
         return weights, metrics
 
-    return train, static_model(env)
+    return train, static
 
 
-def static_model(env):
-    """The model's static part, for playing the trained weights."""
-    probe, obs = env.reset(jax.random.key(0))
-    width = features(jax.tree.map(lambda x: x[None], obs)).shape[-1]
-    return eqx.partition(ActorCritic(width, ACTION_SIZES, jax.random.key(0)), eqx.is_array)[1]
+def num_features(env) -> int:
+    """The length of :func:`features` of one of ``env``'s observations."""
+    _, obs = jax.eval_shape(env.reset, jax.random.key(0))
+    return features(jax.tree.map(lambda x: jnp.zeros((1, *x.shape), x.dtype), obs)).shape[-1]
 
 
 def held_out_success(weights, static, seeds: int, families, random_policy=False) -> dict:
