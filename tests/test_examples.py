@@ -252,11 +252,31 @@ def test_arc3_agent_convolution_as_matmul():
     np.testing.assert_allclose(patches @ kernel.reshape(45, 7), expected, rtol=1e-4, atol=1e-4)
 
 
+def test_arc3_agent_frame_buckets():
+    """The exploration bonus's frame counts: a frame's bucket is the same wherever it is
+    met, one changed pixel (of any colour, 0 included) moves it, and it fits the table."""
+    import numpy as np
+
+    agent = load("arc3/ppo_arc3")
+    frame = jax.random.randint(jax.random.key(0), (64, 64), 0, 16).astype(jax.numpy.int8)
+    frames = jax.numpy.stack(
+        [frame, frame.at[5, 7].set((frame[5, 7] + 1) % 16), frame, frame.at[0, 0].set(0)]
+    )
+    buckets = np.asarray(agent.frame_buckets(frames, 20))
+    assert buckets[0] == buckets[2] and buckets[0] != buckets[1]
+    assert (buckets < 2**20).all() and (buckets[3] != buckets[0]) == (frame[0, 0] != 0)
+    many = jax.random.randint(jax.random.key(1), (4096, 64, 64), 0, 16)
+    assert len(np.unique(agent.frame_buckets(many, 20))) > 4080  # few collisions
+
+
 def test_arc3_agent_smoke(tmp_path, standard_promotion):
     agent = load("arc3/ppo_arc3")
-    settings = agent.Settings(num_envs=4, num_steps=8, updates_per_chunk=2, episode_steps=6)
+    settings = agent.Settings(
+        num_envs=4, num_steps=8, updates_per_chunk=2, episode_steps=6, novelty=0.1
+    )
     weights, record = agent.train("cn04", settings, minutes=0, seed=0)
     assert record["steps"] == 2 * 4 * 8 and len(record["curve"]["episodes"]) == 2
+    assert 1 <= record["curve"]["frames_seen"][0] <= record["curve"]["frames_seen"][1] <= 64
     assert sum(record["curve"]["episodes"]) >= 4  # every env ended an episode of 6 actions
     result = {"seed": 0, "settings": agent.dataclasses.asdict(settings), "training": record}
     for name, played in (("ppo", weights), ("random", None)):

@@ -3,6 +3,7 @@ curriculum, beside a random policy playing as many actions.
 
     python examples/arc3/ppo_arc3.py                         # every ported game, 30 min each
     python examples/arc3/ppo_arc3.py --games vc33 --minutes 2   # a smoke run
+    python examples/arc3/ppo_arc3.py --games cn04 --novelty 0.01  # with the count bonus
     python examples/arc3/ppo_arc3.py --report                # the saved results' table
 
 The whole training loop runs in ``jax.jit`` (examples/ppo.py's PPO: clipped objective,
@@ -17,6 +18,9 @@ GAE, minibatch epochs), in chunks of updates until the time budget is spent.
 - **Curriculum**: an episode starts on a level drawn uniformly from those the agent has
   reached so far (level 0 at first; ``env.reset_to_level``), so that what it learns on
   one level opens the next.
+- **Exploration** (``--novelty BETA``, off by default): a count-based bonus
+  (#Exploration, Tang et al. 2017), ``BETA / sqrt(visits)`` of the frame reached, the
+  visits counted over the whole run in a hashed table (``frame_buckets``).
 - **Episodes** end at ``--episode-steps`` actions (or when the game is won or lost); the
   reward is the levels completed.
 
@@ -66,6 +70,8 @@ class Settings(ppo.Settings):
     learning_rate: float = 2.5e-4
     epochs: int = 2  # sparse rewards: more env steps in the time rather than more passes
     minibatches: int = 4
+    novelty: float = 0.0  # the count bonus: novelty / sqrt(visits of the frame reached)
+    count_bits: int = 20  # the frame counts' table has 2 ** count_bits buckets
 
 
 # Policy ---------------------------------------------------------------------------------
@@ -133,6 +139,15 @@ def to_action(choice) -> Action:
     return Action(*choice.T)
 
 
+def frame_buckets(frames, bits: int):
+    """``[B, 64, 64] -> [B]``: each frame's bucket in a table of ``2 ** bits`` counts, by
+    a multiply-and-sum hash with fixed odd random weights (uint32, wrapping): distinct
+    frames share a bucket by chance only, about ``visited / 2 ** bits`` of the time."""
+    weights = jax.random.bits(jax.random.key(1), (SCREEN * SCREEN,), jnp.uint32) | 1
+    pixels = frames.reshape(len(frames), -1).astype(jnp.uint32) + 1  # colour 0 counts
+    return jnp.sum(pixels * weights[None], axis=-1, dtype=jnp.uint32) >> (32 - bits)
+
+
 # Training -------------------------------------------------------------------------------
 
 
@@ -171,20 +186,27 @@ def make_trainer(game: str, s: Settings):
         net_key, env_key, key = jax.random.split(key, 3)
         weights = eqx.filter(FramePolicy(net_key), eqx.is_array)
         states, frames, levels = start(env_key, jnp.int32(0))
-        return (weights, optimiser.init(weights), states, frames, levels, jnp.int32(0), key)
+        counts = jnp.zeros(2**s.count_bits, jnp.int32)
+        return (weights, optimiser.init(weights), states, frames, levels, jnp.int32(0), counts, key)
 
     def update(carry, _):
-        weights, opt_state, states, frames, levels, frontier, key = carry
+        weights, opt_state, states, frames, levels, frontier, counts, key = carry
         key, rollout_key, learn_key = jax.random.split(key, 3)
         masks = jnp.broadcast_to(ids, (s.num_envs, len(ids)))
 
         def env_step(carry, key):
-            states, frames, levels, frontier = carry
+            states, frames, levels, frontier, counts = carry
             act_key, reset_key = jax.random.split(key)
             heads, value = jax.vmap(eqx.combine(weights, static))((frames, masks))
             choice = sample_choice(act_key, heads)
             log_prob, _ = jax.vmap(click_log_prob_and_entropy)(heads, choice)
             states, next_frames, reward, done, info = env.batch_step(states, to_action(choice))
+            # Count-based exploration (#Exploration, Tang et al. 2017): a bonus that
+            # fades with the visits of the frame reached, counted over the whole run.
+            buckets = frame_buckets(next_frames, s.count_bits)
+            counts = counts.at[buckets].add(1)
+            if s.novelty:
+                reward = reward + s.novelty * jax.lax.rsqrt(counts[buckets].astype(jnp.float32))
             reached = jnp.where(done, levels + info["levels_completed"], 0)
             frontier = jnp.maximum(frontier, jnp.minimum(reached.max(), num_levels - 1))
             again, again_frames, again_levels = start(reset_key, frontier)
@@ -199,19 +221,25 @@ def make_trainer(game: str, s: Settings):
                 jnp.where(done[:, None, None], again_frames, next_frames),
                 jnp.where(done, again_levels, levels),
                 frontier,
+                counts,
             )
             return carry, ((frames, masks), choice, log_prob, value, reward, done, ended)
 
-        (states, frames, levels, frontier), trajectory = jax.lax.scan(
-            env_step, (states, frames, levels, frontier), jax.random.split(rollout_key, s.num_steps)
+        (states, frames, levels, frontier, counts), trajectory = jax.lax.scan(
+            env_step,
+            (states, frames, levels, frontier, counts),
+            jax.random.split(rollout_key, s.num_steps),
         )
         features, choice, log_prob, value, reward, done, ended = trajectory
         _, last_value = jax.vmap(eqx.combine(weights, static))((frames, masks))
         advantage, target = gae(value, reward, done, last_value, s.gamma, s.gae_lambda)
         batch = (features, choice, log_prob, advantage, target)
         weights, opt_state = learn(weights, opt_state, batch, learn_key)
-        metrics = {name: v.sum() for name, v in ended.items()} | {"frontier": frontier}
-        return (weights, opt_state, states, frames, levels, frontier, key), metrics
+        metrics = {name: v.sum() for name, v in ended.items()} | {
+            "frontier": frontier,
+            "frames_seen": jnp.count_nonzero(counts),  # buckets: distinct frames, about
+        }
+        return (weights, opt_state, states, frames, levels, frontier, counts, key), metrics
 
     @jax.jit
     def chunk(carry):
@@ -280,6 +308,12 @@ def main(argv=None) -> dict:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--episode-steps", type=int, default=Settings.episode_steps)
     parser.add_argument("--eval-episodes", type=int, default=1024)
+    parser.add_argument(
+        "--novelty",
+        type=float,
+        default=0.0,
+        help="count bonus scale (results saved as GAME+novelty)",
+    )
     parser.add_argument("--out", type=Path, default=Path("docs/arc3/agent"))
     parser.add_argument(
         "--weights", type=Path, default=Path("out/arc3/agent"), help="the trained policies"
@@ -291,13 +325,14 @@ def main(argv=None) -> dict:
     if args.report:
         print(report(args.out, args.games))
         return {}
-    settings = Settings(episode_steps=args.episode_steps)
+    settings = Settings(episode_steps=args.episode_steps, novelty=args.novelty)
     args.out.mkdir(parents=True, exist_ok=True)
     args.weights.mkdir(parents=True, exist_ok=True)
     results = {}
     for game in args.games:
+        name = f"{game}+novelty" if settings.novelty else game
         weights, record = train(game, settings, args.minutes, args.seed)
-        eqx.tree_serialise_leaves(args.weights / f"{game}.eqx", weights)
+        eqx.tree_serialise_leaves(args.weights / f"{name}.eqx", weights)
         result = {
             "seed": args.seed,
             "settings": dataclasses.asdict(settings),
@@ -305,10 +340,10 @@ def main(argv=None) -> dict:
             "ppo": evaluate(game, weights, args.eval_episodes, args.episode_steps, args.seed + 1),
             "random": evaluate(game, None, args.eval_episodes, args.episode_steps, args.seed + 1),
         }
-        results[game] = result
-        (args.out / f"{game}.json").write_text(json.dumps(result, indent=1))
-        plot(game, result, args.out / f"{game}.png", level_count(game))
-        print(game, summary(result), flush=True)
+        results[name] = result
+        (args.out / f"{name}.json").write_text(json.dumps(result, indent=1))
+        plot(name, result, args.out / f"{name}.png", level_count(game))
+        print(name, summary(result), flush=True)
     return results
 
 
@@ -324,12 +359,14 @@ def summary(result: dict) -> str:
     )
 
 
-def level_count(game: str) -> int:
-    return len(gridax.make(f"Arc3-{game}-v0").game.levels)
+def level_count(name: str) -> int:
+    """The levels of a run's game (``name``: the game, or ``GAME+novelty``)."""
+    return len(gridax.make(f"Arc3-{name.split('+')[0]}-v0").game.levels)
 
 
 def report(out: Path, games) -> str:
-    """The saved results of ``games`` in ``out`` as docs/arc3.md's table; plots redrawn."""
+    """The saved results of ``games`` in ``out`` (with their ``+novelty`` runs) as
+    docs/arc3.md's table; plots redrawn."""
     rows = [
         "| game | trained | level 1 cleared: PPO / random | levels: PPO / random "
         "| level-1 actions: PPO / random / human | score: PPO / random | highest level reached |",
@@ -339,7 +376,7 @@ def report(out: Path, games) -> str:
     def actions(value):
         return "-" if value is None else f"{value:.0f}"
 
-    for game in games:
+    for game in [g + run for g in games for run in ("", "+novelty")]:
         path = out / f"{game}.json"
         if not path.exists():
             continue
