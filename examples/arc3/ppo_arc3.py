@@ -237,7 +237,7 @@ def make_trainer(game: str, s: Settings):
         weights, opt_state = learn(weights, opt_state, batch, learn_key)
         metrics = {name: v.sum() for name, v in ended.items()} | {
             "frontier": frontier,
-            "frames_seen": jnp.count_nonzero(counts),  # buckets: distinct frames, about
+            "frames_seen": jnp.count_nonzero(counts),  # buckets filled: about the frames seen
         }
         return (weights, opt_state, states, frames, levels, frontier, counts, key), metrics
 
