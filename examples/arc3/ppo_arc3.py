@@ -139,13 +139,16 @@ def to_action(choice) -> Action:
     return Action(*choice.T)
 
 
+# The frame hash's weights: fixed, odd, drawn once (a constant of the jitted step).
+HASH_WEIGHTS = np.asarray(jax.random.bits(jax.random.key(1), (SCREEN * SCREEN,), jnp.uint32)) | 1
+
+
 def frame_buckets(frames, bits: int):
     """``[B, 64, 64] -> [B]``: each frame's bucket in a table of ``2 ** bits`` counts, by
-    a multiply-and-sum hash with fixed odd random weights (uint32, wrapping): distinct
-    frames share a bucket by chance only, about ``visited / 2 ** bits`` of the time."""
-    weights = jax.random.bits(jax.random.key(1), (SCREEN * SCREEN,), jnp.uint32) | 1
+    a multiply-and-sum hash with ``HASH_WEIGHTS`` (uint32, wrapping): distinct frames
+    share a bucket by chance only, about ``visited / 2 ** bits`` of the time."""
     pixels = frames.reshape(len(frames), -1).astype(jnp.uint32) + 1  # colour 0 counts
-    return jnp.sum(pixels * weights[None], axis=-1, dtype=jnp.uint32) >> (32 - bits)
+    return jnp.sum(pixels * HASH_WEIGHTS[None], axis=-1, dtype=jnp.uint32) >> (32 - bits)
 
 
 # Training -------------------------------------------------------------------------------
@@ -376,16 +379,16 @@ def report(out: Path, games) -> str:
     def actions(value):
         return "-" if value is None else f"{value:.0f}"
 
-    for game in [g + run for g in games for run in ("", "+novelty")]:
-        path = out / f"{game}.json"
+    for name in [g + run for g in games for run in ("", "+novelty")]:
+        path = out / f"{name}.json"
         if not path.exists():
             continue
         result = json.loads(path.read_text())
-        levels = level_count(game)
-        plot(game, result, out / f"{game}.png", levels)
+        levels = level_count(name)
+        plot(name, result, out / f"{name}.png", levels)
         t, ppo, rnd = result["training"], result["ppo"], result["random"]
         rows.append(
-            f"| {game} | {t['steps']:,} steps, {t['seconds'] / 60:.0f} min "
+            f"| {name} | {t['steps']:,} steps, {t['seconds'] / 60:.0f} min "
             f"| {ppo['level_1_cleared']:.1%} / {rnd['level_1_cleared']:.1%} "
             f"| {ppo['levels_completed']:.2f} / {rnd['levels_completed']:.2f} "
             f"| {actions(ppo['level_1_actions'])} / {actions(rnd['level_1_actions'])} "
