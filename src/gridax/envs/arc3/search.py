@@ -5,7 +5,7 @@ a new game's levels: a level with no solution within ``max_depth`` is reported).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import jax
 import numpy as np
@@ -39,6 +39,38 @@ def _padded(count: int) -> int:
     return 1 << max(count - 1, 0).bit_length()
 
 
+def _expand(game, frontier, choices, score, seen, ignored, batch):
+    """One depth of the search: every state of ``frontier`` stepped by every choice.
+    ``(solved, kept)``: ``solved`` the ``(parent, choice)`` of the first that completes
+    the level, else None; ``kept`` the new states not seen before nor lost, with their
+    parents and choices."""
+    count = len(frontier.status)
+    parents = np.repeat(np.arange(count), len(choices))
+    chosen = np.tile(np.arange(len(choices)), count)
+    kept, kept_parents, kept_chosen = [], [], []
+    for start in range(0, len(parents), batch):
+        parent, choice = parents[start : start + batch], chosen[start : start + batch]
+        size = _padded(len(parent))
+        states = _take(frontier, np.resize(parent, size))
+        triple = choices[np.resize(choice, size)]
+        new, _, info = env.batch_step(states, Action(*triple.T), game)
+        new = _take(new, slice(len(parent)))
+        solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
+        if solved.size:
+            first = int(solved[0])
+            return (parent[first : first + 1], choice[first : first + 1]), None
+        keep = []
+        for i, key in enumerate(_keys(new, ignored)):
+            if key not in seen and new.status[i] != GAME_OVER:
+                seen.add(key)
+                keep.append(i)
+        kept.append(_take(new, keep))
+        kept_parents.append(parent[keep])
+        kept_chosen.append(choice[keep])
+    states = jax.tree.map(lambda *leaves: np.concatenate(leaves), *kept)
+    return None, (states, np.concatenate(kept_parents), np.concatenate(kept_chosen))
+
+
 def shortest_solution(
     game: Game,
     state: Arc3State,
@@ -46,46 +78,36 @@ def shortest_solution(
     max_depth: int = 80,
     ignored: Sequence[str] = (),
     batch: int = 4096,
+    rank: Callable[[Arc3State], np.ndarray] | None = None,
+    width: int = 1024,
 ) -> list[Triple]:
     """The fewest of ``actions`` that complete the level ``state`` is in (from one env's
     ``state``); ``ValueError`` when none does within ``max_depth``. States that differ
     only in the ``ignored`` memory variables (a budget counting down) count as one. At
     most ``batch`` states are stepped at a time (a game with large frames or sprite
-    grids needs fewer)."""
+    grids needs fewer).
+
+    With ``rank`` (a batch of states -> a number each, lower is closer to done), the
+    search is a beam search: each depth keeps only the ``width`` best-ranked states
+    (ties in breadth-first order), for levels too deep to search whole; the run found is
+    then short, not the shortest."""
     score = int(state.score)
     frontier = _take(state, None)
     seen = set(_keys(frontier, ignored))
     trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, action) of each
     choices = np.asarray(actions, np.int32)
     for _ in range(max_depth):
-        count = len(frontier.status)
-        parents = np.repeat(np.arange(count), len(choices))
-        chosen = np.tile(np.arange(len(choices)), count)
-        kept, kept_parents, kept_chosen = [], [], []
-        for start in range(0, len(parents), batch):
-            parent, choice = parents[start : start + batch], chosen[start : start + batch]
-            size = _padded(len(parent))
-            states = _take(frontier, np.resize(parent, size))
-            triple = choices[np.resize(choice, size)]
-            new, _, info = env.batch_step(states, Action(*triple.T), game)
-            new = _take(new, slice(len(parent)))
-            solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
-            if solved.size:
-                first = int(solved[0])
-                trail.append((parent[first : first + 1], choice[first : first + 1]))
-                return _path(trail, 0, choices)
-            keep = []
-            for i, key in enumerate(_keys(new, ignored)):
-                if key not in seen and new.status[i] != GAME_OVER:
-                    seen.add(key)
-                    keep.append(i)
-            kept.append(_take(new, keep))
-            kept_parents.append(parent[keep])
-            kept_chosen.append(choice[keep])
-        if not sum(map(len, kept_parents)):
+        solved, kept = _expand(game, frontier, choices, score, seen, ignored, batch)
+        if solved is not None:
+            trail.append(solved)
+            return _path(trail, 0, choices)
+        frontier, parents, chosen = kept
+        if not len(parents):
             break
-        trail.append((np.concatenate(kept_parents), np.concatenate(kept_chosen)))
-        frontier = jax.tree.map(lambda *leaves: np.concatenate(leaves), *kept)
+        if rank is not None and len(parents) > width:
+            best = np.argsort(np.asarray(rank(frontier)), kind="stable")[:width]
+            frontier, parents, chosen = _take(frontier, best), parents[best], chosen[best]
+        trail.append((parents, chosen))
     raise ValueError(
         f"game {game.name!r}, level {int(state.level)}: no solution within {max_depth} actions"
     )

@@ -18,10 +18,11 @@ from gridax.envs.arc3.games import (
     push,
     tu93,
     vc33,
+    wa30,
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cd82, cn04, ft09, ls20, m0r0, tu93, vc33)
+PORTED = (cd82, cn04, ft09, ls20, m0r0, tu93, vc33, wa30)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -42,4 +43,5 @@ __all__ = [
     "push",
     "tu93",
     "vc33",
+    "wa30",
 ]

@@ -1,0 +1,104 @@
+"""Finds wa30's winning runs (``games/wa30.py``'s SOLUTIONS) by beam search over
+gridax's own game (``arc3.search.shortest_solution`` with a ``rank``).
+
+Each depth keeps the states closest to done by a simple measure: thieves left, boxes
+not home, and how far the boxes not home are from a goal zone (breadth-first over the
+level's walls), then how far the player is from the nearest work (a thief while there
+is one, else a box not home). The helpers and thieves move by the game's own rules in
+every state searched. The game is exact, so the runs hold on the official file (the
+recorded trace's last episode checks them).
+
+    python tests/tools/solve_wa30.py [WIDTH]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+
+import jax
+import numpy as np
+
+from gridax.envs.arc3 import env, rules, search
+from gridax.envs.arc3.games import wa30
+from gridax.envs.arc3.types import Action
+
+GAME = wa30.GAME
+ACTIONS = [(a, 0, 0) for a in range(1, 6)]
+FAR = 2 * wa30.GRID  # the distance of a cell no box can reach a goal zone from
+
+
+def goal_distances(state) -> np.ndarray:
+    """``[GRID, GRID]``: each cell's breadth-first distance to a goal zone's cell over the
+    cells no wall stands on (the sprites that move do not count), ``FAR`` if none."""
+    movers = rules.tagged(state, wa30.PLAYER) | rules.tagged(state, wa30.BOX)
+    movers = movers | rules.tagged(state, wa30.HELPER) | rules.tagged(state, wa30.THIEF)
+    walls = state.table.exists & state.memory["blocks"] & ~movers
+    open_cells = ~np.asarray(wa30._grid_of(state, walls))
+    goal = np.asarray(wa30._zone_grid(state, wa30.GOAL))
+    distance = np.where(goal, 0, FAR)
+    queue = deque(zip(*np.nonzero(goal)))
+    while queue:
+        row, column = queue.popleft()
+        for dx, dy in wa30.NEIGHBOURS:
+            r, c = row + dy, column + dx
+            inside = 0 <= r < wa30.GRID and 0 <= c < wa30.GRID
+            if inside and open_cells[r, c] and distance[r, c] > distance[row, column] + 1:
+                distance[r, c] = distance[row, column] + 1
+                queue.append((r, c))
+    return distance
+
+
+def make_rank(state):
+    """A batch of states -> how far each is from done (lower is closer)."""
+    distance, goal = goal_distances(state), np.asarray(wa30._zone_grid(state, wa30.GOAL))
+
+    def rank(states) -> np.ndarray:
+        table = states.table
+        exists, tags = np.asarray(table.exists), np.asarray(table.tags)
+        column = np.clip(np.asarray(table.x) // wa30.CELL, 0, wa30.GRID - 1)
+        row = np.clip(np.asarray(table.y) // wa30.CELL, 0, wa30.GRID - 1)
+        holds = np.asarray(states.memory["holds"])
+        slots = np.arange(holds.shape[1])
+        held = (holds[:, :, None] == slots[None, None, :]).any(axis=1)
+        boxes, thieves = exists & tags[..., wa30.BOX], exists & tags[..., wa30.THIEF]
+        away = boxes & ~(goal[row, column] & ~held)
+        player = np.argmax(exists & tags[..., wa30.PLAYER], axis=1)
+        here = np.arange(len(player))
+        steps = np.abs(column - column[here, player][:, None])
+        steps = steps + np.abs(row - row[here, player][:, None])
+        empty_handed = holds[here, player] < 0
+        nearest_box = np.where(away & ~held, steps, FAR).min(axis=1) * empty_handed
+        nearest_thief = np.where(thieves, steps, FAR).min(axis=1)
+        nearest = np.where(thieves.any(axis=1), nearest_thief, nearest_box)
+        return (
+            1000 * thieves.sum(axis=1)
+            + 30 * away.sum(axis=1)
+            + np.where(away, distance[row, column], 0).sum(axis=1)
+            + nearest
+        )
+
+    return rank
+
+
+def solve(width: int) -> list[list[int]]:
+    state, _ = env.reset(GAME)
+    runs = []
+    for level, data in enumerate(wa30.LEVELS):
+        moves = dict(data.memory)["moves"]
+        found = search.shortest_solution(
+            GAME, state, ACTIONS, moves, ignored=("moves_left",), rank=make_rank(state), width=width
+        )
+        runs.append([a for a, _, _ in found])
+        for triple in found:
+            state, _, _ = env.step(state, Action(*triple), GAME)
+        print(f"level {level + 1}: {len(found)} actions (of {moves})", flush=True)
+    return runs
+
+
+if __name__ == "__main__":
+    runs = solve(int(sys.argv[1]) if len(sys.argv) > 1 else 512)
+    print("SOLUTIONS = (")
+    for actions in runs:
+        print(f"    {tuple(actions)},")
+    print(")  # fmt: skip")
