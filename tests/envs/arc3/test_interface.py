@@ -172,6 +172,24 @@ def test_search_finds_the_reference_solution_and_names_a_level_it_cannot_solve()
         arc3.search.shortest_solution(game, state, moves, max_depth=1)
 
 
+def test_beam_search_keeps_the_best_ranked_states():
+    """With a rank, each depth keeps ``width`` states: the best-ranked still find the
+    solution, the worst-ranked (ranked upside down, width 1) never do."""
+    game = GAMES["Push"]
+    state, _ = arc3.reset(game)
+    moves = [(a, 0, 0) for a in (1, 2, 3, 4)]
+
+    def rightwards(states):  # lower is better: the sprites' x, summed, the larger
+        return -np.asarray(states.table.x).sum(axis=1)
+
+    beam = arc3.search.shortest_solution(game, state, moves, rank=rightwards, width=1)
+    assert beam == [(4, 0, 0)] * 2
+    with pytest.raises(ValueError, match="no solution within 6 actions"):
+        arc3.search.shortest_solution(
+            game, state, moves, max_depth=6, rank=lambda s: -rightwards(s), width=1
+        )
+
+
 def test_solution_frames_start_at_the_level_and_end_on_the_next():
     game = GAMES["Push"]
     frames = arc3.pictures.solution_frames(game, 0)
