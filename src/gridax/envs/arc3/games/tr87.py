@@ -1,0 +1,542 @@
+"""tr87 (ARC Prize's ARC-AGI-3 public game, version cd924810), frame for frame.
+
+Symbols (tag ``nxkictbbvzt``, 5x5) come in three families (A, B, C) of seven variants
+each (the last digit of their name). Above the background's top edge, rules: each
+arrow (``iqrduxrukrk``) has a left side (the symbol on the arrow's left end and its
+neighbours every 7 cells leftwards) and a right side (the symbol at its right end and
+its neighbours rightwards). Below: the top row (the symbols highest below the edge) and
+the answer (every other symbol below, by row then column).
+
+The level is solved when the top row, read left to right, translates into the answer:
+at each place the first rule whose left side matches the top row there is taken, and
+its right side must match the answer at the next place of the answer. On level 4
+(``double_translation``) a rule whose left side carries a marker ``...1``
+(``tjaqvwdgkxe``) is chained with the rule marked ``...2``, and the right side is
+translated once more by the first rule whose left side it matches; on level 6
+(``tree_translation``, which wins over double) each symbol of the right side is
+translated by the first rule whose left side starts with it.
+
+ACTION3 and ACTION4 move the cursor (two bars above and below) to the previous or next
+answer symbol; ACTION1 and ACTION2 turn the selected symbol one variant back or on. On
+levels 5 and 6 (``alter_rules``) the answer is fixed and the cursor selects a side of a
+rule instead (the left of rule 1, its right, the left of rule 2, ...), all of whose
+symbols turn together. Every action spends one of the level's 128 moves (256 on level
+6); none left loses. A solving turn hides the cursor and plays the translation over 7
+frames a pair: the pair's symbols of the top row and answer go through the colours 5,
+8, 14, 15, 6, 9, 12, 0, with the rule's symbols framed in colour 0.
+
+The level's setup is the original's, fixed by its seeds: each symbol turned a random
+quarter (``random.Random`` seeded 4, 2, 1, 2, 12, 20 by level), then the answer's
+symbols (or each side of each rule, on levels 5 and 6) turned on by a random 0-6
+variants (seeded 7, 7, 32, 18, 23, 11). It is computed here with Python's ``random``
+at import and shipped as the levels' starting sprites.
+
+Memory: the moves, the selection, each slot's symbol code (``family * 7 + variant``),
+the level's rows, rules and sides as slot lists, and while a solution plays, its pairs
+(which sprites recolour, which are framed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.rules import Game, Level, Var
+
+DATA = rules.official.load("tr87")
+TAGS = DATA.tags
+SYMBOL, MARKER = TAGS.index("nxkictbbvzt"), TAGS.index("tjaqvwdgkxe")
+SYMBOL_PREFIX, ARROW, BACKGROUND = "nxkictbbvzt", "iqrduxrukrk", "background"
+FRAME = "nxkictbbvztedxeenecwqa"  # the 9x9 frame of a rule's symbol while it plays
+CURSOR = "qvtymdcqear"  # + the number of symbols it spans (1-3)
+FAMILIES, VARIANTS = "ABC", 7
+STRIDE = 7  # cells between neighbouring symbols of a side or row
+CURSOR_GAP = 4  # cells between the cursor's bars and the symbol
+COLOURS = (5, 8, 14, 15, 6, 9, 12, 0)  # a solution's colours, a frame each
+FRAMES_PER_PAIR = len(COLOURS) - 1
+SETUP_SEEDS = (4, 2, 1, 2, 12, 20)
+VARIANT_SEEDS = (7, 7, 32, 18, 23, 11)
+BAR_LEFT, BAR_SPENT = 1, 4
+PIXELS = max(max(np.shape(s.pixels)) for s in DATA.catalogue.values())
+
+
+def _code(kind: str) -> int:
+    """A symbol's code, ``family * 7 + variant`` (variant 0-6 for digits 1-7)."""
+    return FAMILIES.index(kind[len(SYMBOL_PREFIX)]) * VARIANTS + int(kind[-1]) - 1
+
+
+def _kind(code: int) -> str:
+    return f"{SYMBOL_PREFIX}{FAMILIES[code // VARIANTS]}{code % VARIANTS + 1}"
+
+
+# --- the levels: the original's setup, computed once ----------------------------------
+
+
+@dataclasses.dataclass
+class _Setup:
+    """One level as the original's ``on_set_level`` leaves it, by sprite index."""
+
+    sprites: list  # the level's sprites, changed in place
+    order: list  # arcengine's list order (a symbol turned on is added again, last)
+    top: list
+    answer: list
+    rules: list  # (left side, right side) per arrow
+    code: dict  # symbol index -> code
+
+
+def _symbol_at(sprites, order, x, y, tag=SYMBOL):
+    """arcengine's ``get_sprite_at(x, y, tag)`` over the level's sprites (highest layer
+    first, list order among equals; symbols block by their box, markers are 1x1)."""
+    tag_name = TAGS[tag]
+    for i in sorted(order, key=lambda i: -sprites[i].layer):
+        s = sprites[i]
+        height, width = s.drawn_shape
+        inside = s.x <= x < s.x + width and s.y <= y < s.y + height
+        if s.collidable and inside and tag_name in s.tags:
+            return i
+    return None
+
+
+def _setup(number: int) -> _Setup:
+    data = DATA.levels[number]
+    sprites = list(data.sprites)
+    turns = random.Random(SETUP_SEEDS[number])
+    by_place = sorted(
+        (i for i, s in enumerate(sprites) if TAGS[SYMBOL] in s.tags),
+        key=lambda i: (sprites[i].y, sprites[i].x),
+    )
+    for i in by_place:
+        sprites[i] = dataclasses.replace(
+            sprites[i],
+            blocking=rules.Blocking.BOUNDING_BOX,
+            rotation=turns.choice([0, 90, 180, 270]),
+        )
+    edge = next(s.y for s in sprites if s.kind == BACKGROUND)
+    below = [i for i in by_place if sprites[i].y > edge]
+    top_y = min(sprites[i].y for i in below)
+    top = [i for i in below if sprites[i].y == top_y]
+    answer = [i for i in below if sprites[i].y != top_y]
+    order = list(range(len(sprites)))
+
+    def neighbour(i, step):
+        s = sprites[i]
+        return next(
+            (j for j in by_place if sprites[j].x == s.x + step * STRIDE and sprites[j].y == s.y),
+            None,
+        )
+
+    sides = []
+    arrows = [s for s in sprites if s.kind == ARROW]
+    for arrow in sorted(arrows, key=lambda s: (s.y, s.x)):
+        left = [_symbol_at(sprites, order, arrow.x, arrow.y)]
+        while (j := neighbour(left[0], -1)) is not None:
+            left.insert(0, j)
+        right = [_symbol_at(sprites, order, arrow.x + arrow.drawn_shape[1], arrow.y)]
+        while (j := neighbour(right[-1], 1)) is not None:
+            right.append(j)
+        sides.append((left, right))
+    code = {i: _code(sprites[i].kind) for i in by_place}
+
+    def turn_on(i):
+        code[i] = code[i] // VARIANTS * VARIANTS + (code[i] + 1) % VARIANTS
+        sprites[i] = dataclasses.replace(sprites[i], kind=_kind(code[i]), pixels=_pixels(code[i]))
+        order.remove(i)
+        order.append(i)
+
+    offsets = random.Random(VARIANT_SEEDS[number])
+    if data.data.get("alter_rules"):
+        for side in (side for rule in sides for side in rule):
+            steps = offsets.randint(0, VARIANTS - 1)
+            for i in side:
+                for _ in range(steps):
+                    turn_on(i)
+    else:
+        for i in answer:
+            for _ in range(offsets.randint(0, VARIANTS - 1)):
+                turn_on(i)
+    for i, s in enumerate(sprites):
+        if TAGS[MARKER] in s.tags:
+            sprites[i] = dataclasses.replace(s, visible=False)
+    return _Setup(sprites, order, top, answer, sides, code)
+
+
+def _pixels(code: int) -> tuple:
+    return DATA.catalogue[_kind(code)].pixels
+
+
+def _translation(setup: _Setup, number: int):
+    """Each rule as the check uses it on a level whose rules do not change (all but
+    the tree level): ``(usable, match, consumed, result, framed)``: the left side the
+    top row must match, how many top-row symbols it consumes, the symbols the answer
+    must match, and the rule symbols framed while it plays. On the double level a rule
+    marked ``...1`` takes its partner's sides after its own, one marked ``...2`` is not
+    used alone, and the result is the right side of the first rule whose (so extended)
+    left side it matches."""
+    data, sprites = DATA.levels[number].data, setup.sprites
+
+    def extended(left, right):
+        marker = _symbol_at(sprites, setup.order, sprites[left[0]].x, sprites[left[0]].y, MARKER)
+        if marker is None:
+            return left, right, True
+        name = sprites[marker].kind
+        if name.endswith("2"):
+            return [], [], False
+        partner = next(s for s in sprites if s.kind == name.replace("1", "2"))
+        first = _symbol_at(sprites, setup.order, partner.x, partner.y)
+        more_left, more_right = next(rule for rule in setup.rules if rule[0][0] == first)
+        return left + more_left, right + more_right, True
+
+    names = setup.code
+    translated = []
+    for left, right in setup.rules:
+        if not data.get("double_translation") or data.get("tree_translation"):
+            translated.append((True, left, len(left), right, left + right))
+            continue
+        long_left, long_right, usable = extended(left, right)
+        result = None
+        for other_left, other_right in setup.rules:
+            other_left, other_right, other_usable = extended(other_left, other_right)
+            if other_usable and all(names[a] == names[b] for a, b in zip(long_right, other_left)):
+                result = (other_right, long_right + other_left)
+                break
+        if not usable or result is None:
+            translated.append((False, left, 0, [], []))
+        else:
+            translated.append((True, left, len(long_left), result[0], long_left + result[0] + result[1]))
+    return translated
+
+
+SETUPS = tuple(_setup(n) for n in range(len(DATA.levels)))
+TRANSLATIONS = tuple(_translation(setup, n) for n, setup in enumerate(SETUPS))
+SIDE = max(len(side) for s in SETUPS for rule in s.rules for side in rule)  # <= 3
+NUM_RULES = max(len(s.rules) for s in SETUPS)
+ROW = max(len(s.top) for s in SETUPS)  # the most pairs a solution plays
+ANSWER = max(len(s.answer) for s in SETUPS)
+RESULT = max(SIDE * SIDE, max(len(t[3]) for ts in TRANSLATIONS for t in ts))
+
+
+def _framed(setup: _Setup) -> list:
+    """The rule symbols a frame can surround, in rule order."""
+    seen = []
+    for i in (i for rule in setup.rules for side in rule for i in side):
+        if i not in seen:
+            seen.append(i)
+    return seen
+
+
+NUM_SLOTS = max(len(s.sprites) + 2 + len(_framed(s)) for s in SETUPS)
+
+
+def _padded(values, length, fill=-1) -> list:
+    return list(values) + [fill] * (length - len(values))
+
+
+def _level(number: int) -> Level:
+    setup = SETUPS[number]
+    data = DATA.levels[number].data
+    alter = bool(data.get("alter_rules"))
+    sprites = [setup.sprites[i] for i in setup.order]
+    slot = {i: n for n, i in enumerate(setup.order)}  # sprite index -> slot
+
+    def slots(indices):
+        return [slot[i] for i in indices]
+
+    sets = [side for rule in setup.rules for side in rule] if alter else [[i] for i in setup.answer]
+    first = setup.sprites[sets[0][0]]
+    bars = DATA.catalogue[f"{CURSOR}{len(sets[0])}"]
+    cursor = [
+        dataclasses.replace(bars, x=first.x, y=first.y - CURSOR_GAP),
+        dataclasses.replace(bars, x=first.x, y=first.y + 5 - 2 + CURSOR_GAP, rotation=180),
+    ]
+    framed = _framed(setup)
+    frames = [
+        dataclasses.replace(
+            DATA.catalogue[FRAME], x=setup.sprites[i].x - 2, y=setup.sprites[i].y - 2
+        )
+        for i in framed
+    ]
+    frame_of = _padded([], len(sprites) + 2) + slots(framed)
+    code = [-1] * NUM_SLOTS
+    for i, c in setup.code.items():
+        code[slot[i]] = c
+    translated = TRANSLATIONS[number]
+    lit = np.zeros((NUM_RULES, NUM_SLOTS), bool)
+    for r, (_, _, _, _, shown) in enumerate(translated):
+        lit[r, slots(shown)] = True
+    memory = {
+        "moves": 128 if number <= 4 else 256,
+        "moves_left": 128 if number <= 4 else 256,
+        "code": code,
+        "sets": [_padded(slots(s), SIDE) for s in sets] + [[-1] * SIDE] * (NUM_RULES * 2 + ANSWER - len(sets)),
+        "num_sets": len(sets),
+        "cursor": [len(sprites), len(sprites) + 1],
+        "frame_of": _padded(frame_of, NUM_SLOTS),
+        "top": _padded(slots(setup.top), ROW),
+        "num_top": len(setup.top),
+        "answer": _padded(slots(setup.answer), ANSWER),
+        "num_answer": len(setup.answer),
+        "left": [_padded(slots(l), SIDE) for l, _ in setup.rules] + [[-1] * SIDE] * (NUM_RULES - len(setup.rules)),
+        "right": [_padded(slots(r), SIDE) for _, r in setup.rules] + [[-1] * SIDE] * (NUM_RULES - len(setup.rules)),
+        "usable": _padded([t[0] for t in translated], NUM_RULES, False),
+        "consumed": _padded([t[2] for t in translated], NUM_RULES, 0),
+        "result": [_padded(slots(t[3]), RESULT) for t in translated] + [[-1] * RESULT] * (NUM_RULES - len(translated)),
+        "lit": lit.tolist(),
+        "tree": bool(data.get("tree_translation")),
+    }
+    return Level(tuple(sprites + cursor + frames), DATA.levels[number].grid_size, memory, DATA.levels[number].name)
+
+
+LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
+SETS = NUM_RULES * 2 + ANSWER  # room for either kind of selection
+TEMPLATES = np.stack([DATA.padded_pixels(_kind(c), PIXELS) for c in range(len(FAMILIES) * VARIANTS)])
+BARS = np.stack([DATA.padded_pixels(f"{CURSOR}{n}", PIXELS) for n in range(1, SIDE + 1)])
+BAR_WIDTHS = np.array([np.shape(DATA.catalogue[f"{CURSOR}{n}"].pixels)[1] for n in range(1, SIDE + 1)])
+
+
+# --- the check: does the top row translate into the answer? --------------------------
+
+
+def _slots():
+    return jnp.arange(NUM_SLOTS)
+
+
+def _mask(slots, valid):
+    """``[N]``: the slots listed in ``slots`` where ``valid``."""
+    return jnp.any((slots[:, None] == _slots()[None, :]) & valid[:, None], axis=0)
+
+
+def _codes(state, slots):
+    """The codes of the symbols at ``slots`` (-1 where a slot is -1)."""
+    return jnp.where(slots >= 0, state.memory["code"][jnp.maximum(slots, 0)], -1)
+
+
+def _tree(state):
+    """The rules of the tree level as the check uses them (module docstring): each
+    symbol of a rule's right side translated by the first rule whose left side starts
+    with it. ``(usable, result, lit)``, ``[R]``, ``[R, RESULT]``, ``[R, N]``."""
+    m = state.memory
+    left, right = m["left"], m["right"]
+    starts = _codes(state, left[:, 0])  # [R]
+    right_codes = _codes(state, right)  # [R, SIDE]
+    hits = (right_codes[:, :, None] == starts[None, None, :]) & (left[None, None, :, 0] >= 0)
+    found, by = jnp.any(hits, axis=2), jnp.argmax(hits, axis=2)  # [R, SIDE]
+    present = right >= 0
+    usable = jnp.all(found | ~present, axis=1)
+    # The results concatenated: every symbol of every translating rule's right side,
+    # compacted in order.
+    pieces = right[by]  # [R, SIDE, SIDE]
+    valid = present[:, :, None] & (pieces >= 0)
+    place = jnp.cumsum(valid.reshape(NUM_RULES, -1), axis=1) - 1
+    target = jnp.where(valid.reshape(NUM_RULES, -1), place, RESULT)
+    result = jnp.full((NUM_RULES, RESULT + 1), -1, jnp.int32)
+    rows = jnp.arange(NUM_RULES)[:, None]
+    result = result.at[rows, target].set(pieces.reshape(NUM_RULES, -1))[:, :RESULT]
+    used = jnp.concatenate([left[by], pieces], axis=2)  # [R, SIDE, 2 * SIDE]
+    used = jnp.where(present[:, :, None], used, -1).reshape(NUM_RULES, -1)
+    own = jnp.concatenate([left, right], axis=1)
+    lit = jax.vmap(lambda slots: _mask(slots, slots >= 0))(jnp.concatenate([own, used], axis=1))
+    return usable, result, lit
+
+
+def _check(state):
+    """``(solved, pairs, members, lit)``: the top row read left to right, at each place
+    the first usable rule whose left side matches, its result matched against the
+    answer; each pair's sprites that recolour (``[ROW, N]``) and are framed."""
+    m = state.memory
+    tree_usable, tree_result, tree_lit = _tree(state)
+    usable = jnp.where(m["tree"], tree_usable, m["usable"])
+    result = jnp.where(m["tree"], tree_result, m["result"])
+    lit = jnp.where(m["tree"], tree_lit, m["lit"])
+    left = m["left"]
+    consumed = jnp.where(m["tree"], jnp.sum(left >= 0, axis=1), m["consumed"])
+    top, answer, num_top, num_answer = m["top"], m["answer"], m["num_top"], m["num_answer"]
+    left_codes, result_codes = _codes(state, left), _codes(state, result)
+    left_len, result_len = jnp.sum(left >= 0, axis=1), jnp.sum(result >= 0, axis=1)
+    side, res = jnp.arange(SIDE), jnp.arange(RESULT)
+
+    def one_pair(carry, pair):
+        at, at_answer, going, solved, members, framed = carry
+        going = going & ~solved
+        rows = _codes(state, top[jnp.clip(at + side, 0, ROW - 1)])
+        rows = jnp.where(at + side < num_top, rows, -2)
+        fits = at + left_len <= num_top
+        same = (left_codes == rows[None, :]) | (side[None, :] >= left_len[:, None])
+        matches = usable & fits & jnp.all(same, axis=1)
+        rule = jnp.argmax(matches)
+        answers = _codes(state, answer[jnp.clip(at_answer + res, 0, ANSWER - 1)])
+        length = result_len[rule]
+        right = (at_answer + length <= num_answer) & jnp.all(
+            (result_codes[rule] == answers) | (res >= length)
+        )
+        step = going & jnp.any(matches) & right
+        taken = consumed[rule]
+        from_top = top[jnp.clip(at + res, 0, ROW - 1)]
+        recoloured = _mask(from_top, (res < taken) & (at + res < num_top))
+        from_answer = answer[jnp.clip(at_answer + res, 0, ANSWER - 1)]
+        recoloured = recoloured | _mask(from_answer, res < length)
+        members = members.at[pair].set(recoloured & step)
+        framed = framed.at[pair].set(lit[rule] & step)
+        at, at_answer = at + jnp.where(step, taken, 0), at_answer + jnp.where(step, length, 0)
+        solved = solved | (step & (at >= num_top))
+        return (at, at_answer, step, solved, members, framed), None
+
+    empty = jnp.zeros((ROW, NUM_SLOTS), bool)
+    start = (jnp.int32(0), jnp.int32(0), jnp.bool_(True), jnp.bool_(False), empty, empty)
+    (at, _, _, solved, members, framed), _ = jax.lax.scan(one_pair, start, jnp.arange(ROW))
+    pairs = jnp.sum(jnp.any(members, axis=1), dtype=jnp.int32)
+    return solved, pairs, members, framed
+
+
+# --- the rule -------------------------------------------------------------------------
+
+
+def _place_cursor(state, when=True):
+    """The cursor's two bars above and below the selected set's first symbol, as wide as
+    the set (the original's bars are re-painted for every selection)."""
+    m = state.memory
+    chosen = m["sets"][m["selected"]]
+    first, count = chosen[0], jnp.sum(chosen >= 0)
+    table = state.table
+    x, y = table.x[first], table.y[first]
+    bars = _mask(m["cursor"], jnp.array([True, True]))
+    state = rules.resize(state, bars, 2, jnp.asarray(BAR_WIDTHS)[count - 1], when=when)
+    state = rules.repaint(state, bars, jnp.asarray(BARS)[count - 1], when)
+    top_bar, bottom_bar = m["cursor"][0], m["cursor"][1]
+    state = rules.place(state, top_bar, x, y - CURSOR_GAP, when)
+    return rules.place(state, bottom_bar, x, y + 5 - 2 + CURSOR_GAP, when)
+
+
+def _turn(state, step, when):
+    """The selected set's symbols turned ``step`` variants on, each added again last."""
+    m = state.memory
+    chosen = m["sets"][m["selected"]]
+    turning = _mask(chosen, chosen >= 0) & when
+    code = m["code"]
+    turned = code // VARIANTS * VARIANTS + (code + step) % VARIANTS
+    state = rules.set_memory(state, "code", jnp.where(turning, turned, code))
+    pixels = jnp.asarray(TEMPLATES)[jnp.maximum(turned, 0)]
+    state = rules.repaint(state, turning, pixels)
+    rank = jnp.max(jnp.where(chosen[:, None] == _slots()[None, :], jnp.arange(SIDE)[:, None], -1), axis=0)
+    return rules.put_last(state, jnp.where(turning, rank, -1))
+
+
+def _act(state, action, game: Game):
+    """ACTION3/4 move the selection, ACTION1/2 turn it; every one spends a move. A turn
+    that solves the level starts the translation's frames."""
+    m = state.memory
+    moving = (action.id == rules.ACTION3) | (action.id == rules.ACTION4)
+    turning = (action.id == rules.ACTION1) | (action.id == rules.ACTION2)
+    step = jnp.where((action.id == rules.ACTION1) | (action.id == rules.ACTION3), -1, 1)
+    state = rules.set_memory(state, "moves_left", m["moves_left"] - 1, moving | turning)
+    selected = (m["selected"] + step) % m["num_sets"]
+    state = rules.set_memory(state, "selected", selected, moving)
+    state = _place_cursor(state, moving)
+    state = _turn(state, step, turning)
+    solved, pairs, members, framed = _check(state)
+    solved = solved & turning
+    bars = _mask(state.memory["cursor"], jnp.array([True, True]))
+    state = rules.set_visible(state, bars, False, solved)
+    state = rules.set_memory(state, "playing", 0, solved)
+    state = rules.set_memory(state, "pairs", pairs, solved)
+    state = rules.set_memory(state, "members", members, solved)
+    state = rules.set_memory(state, "framed", framed, solved)
+    state = rules.lose(state, ~solved & (state.memory["moves_left"] == 0))
+    return rules.complete(state, ~solved)
+
+
+def _play(state, game: Game):
+    """A frame of the translation: the pair's sprites one colour on; at a pair's first
+    frame the frames of its rule replace the last pair's; after the last, the next
+    level."""
+    m = state.memory
+    played = m["playing"]
+    pair, colour = played // FRAMES_PER_PAIR, played % FRAMES_PER_PAIR
+    old, new = jnp.asarray(COLOURS)[colour], jnp.asarray(COLOURS)[colour + 1]
+    state = rules.recolour(state, m["members"][pair], old, new)
+    first = colour == 0
+    frames = m["frame_of"] >= 0
+    state = rules.remove(state, frames, first)
+    shown = frames & m["framed"][pair][jnp.maximum(m["frame_of"], 0)]
+    state = rules.add_again(state, shown, first)
+    played = played + 1
+    state = rules.set_memory(state, "playing", played)
+    done = played == m["pairs"] * FRAMES_PER_PAIR
+    state = rules.next_level(state, len(game.levels), done)
+    return rules.complete(state, done)
+
+
+def rule(state, action, game: Game):
+    return rules.where(state.memory["playing"] >= 0, _play(state, game), _act(state, action, game))
+
+
+def on_set_level(state, game: Game):
+    """The rule symbols' frames taken out (reserved slots, added while a solution
+    plays)."""
+    return rules.remove(state, state.memory["frame_of"] >= 0)
+
+
+def ui(state, frame, game: Game):
+    """The bottom row: the moves left, ``ceil(64 * left / moves)`` pixels of colour 1,
+    the rest colour 4."""
+    m = state.memory
+    left = (rules.SCREEN * m["moves_left"] + m["moves"] - 1) // m["moves"]
+    frame = rules.draw_rect(frame, 0, rules.SCREEN - 1, rules.SCREEN, 1, BAR_SPENT)
+    return rules.draw_rect(frame, 0, rules.SCREEN - 1, left, 1, BAR_LEFT)
+
+
+# The winning run of each level (tests/tools/solve_tr87.py: the turns that make the
+# check pass, then the selection walked to each), checked on the official file (the
+# recorded trace's last episode).
+SOLUTIONS = (
+    (2, 2, 4, 2, 2, 4, 1, 1, 1, 4, 2, 4, 2, 2),
+    (2, 2, 2, 4, 2, 2, 4, 1, 1, 1, 4, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 2, 2, 2),
+    (2, 4, 2, 2, 4, 2, 2, 2, 4, 2, 2, 4, 1, 1, 1, 4, 2, 2, 4, 2, 2),
+    (1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 4, 2, 2, 4, 1, 1, 1, 4, 2),
+    (4, 2, 4, 1, 4, 1, 4, 2, 4, 1, 1, 4, 4, 2),
+    (1, 1, 4, 1, 1, 1, 4, 4, 2, 2, 2, 4, 4, 4, 4, 1, 1, 4, 2, 4, 2, 4, 2, 2, 2, 4, 2, 2),
+)  # fmt: skip
+
+
+GAME = Game(
+    **DATA.game_fields(),
+    levels=LEVELS,
+    rule=rule,
+    num_slots=NUM_SLOTS,
+    pixel_size=PIXELS,
+    reach=rules.SCREEN,
+    memory={
+        "moves": Var(value=1),  # 1: never a zero divisor
+        "moves_left": Var(),
+        "selected": Var(),
+        "code": Var(shape=(NUM_SLOTS,), value=-1),
+        "sets": Var(shape=(SETS, SIDE), value=-1),
+        "num_sets": Var(value=1),
+        "cursor": Var(shape=(2,)),
+        "frame_of": Var(shape=(NUM_SLOTS,), value=-1),
+        "top": Var(shape=(ROW,), value=-1),
+        "num_top": Var(),
+        "answer": Var(shape=(ANSWER,), value=-1),
+        "num_answer": Var(),
+        "left": Var(shape=(NUM_RULES, SIDE), value=-1),
+        "right": Var(shape=(NUM_RULES, SIDE), value=-1),
+        "usable": Var("bool", (NUM_RULES,)),
+        "consumed": Var(shape=(NUM_RULES,)),
+        "result": Var(shape=(NUM_RULES, RESULT), value=-1),
+        "lit": Var("bool", (NUM_RULES, NUM_SLOTS)),
+        "tree": Var("bool"),
+        "playing": Var(value=-1),
+        "pairs": Var(),
+        "members": Var("bool", (ROW, NUM_SLOTS)),
+        "framed": Var("bool", (ROW, NUM_SLOTS)),
+    },
+    # The longest action: the solving turn, 7 frames per pair, the next level's.
+    max_frames=2 + FRAMES_PER_PAIR * ROW,
+    ui=ui,
+    on_set_level=on_set_level,
+    solutions=SOLUTIONS,
+)
