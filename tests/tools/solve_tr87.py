@@ -15,7 +15,6 @@ file (the recorded trace's last episode checks them).
 from __future__ import annotations
 
 import jax
-import numpy as np
 
 from gridax.envs.arc3 import env
 from gridax.envs.arc3.games import tr87
@@ -67,7 +66,7 @@ def _checks(lists: dict, turns: dict) -> bool:
         return base // VARIANTS * VARIANTS + (base + turn) % VARIANTS
 
     def same(a, b):
-        return len(a) == len(b) and all(code(x) == code(y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(code(x) == code(y) for x, y in zip(a, b, strict=True))
 
     rules = range(len(lists["left"]))
     top, answer = lists["top"], lists["answer"]
@@ -80,7 +79,14 @@ def _checks(lists: dict, turns: dict) -> bool:
             if lists["tree"]:
                 result = []
                 for symbol in lists["right"][r]:
-                    first = next((q for q in rules if lists["left"][q] and code(lists["left"][q][0]) == code(symbol)), None)
+                    first = next(
+                        (
+                            q
+                            for q in rules
+                            if lists["left"][q] and code(lists["left"][q][0]) == code(symbol)
+                        ),
+                        None,
+                    )
                     if first is None:
                         break
                     result += lists["right"][first]

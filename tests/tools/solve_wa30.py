@@ -20,7 +20,6 @@ from __future__ import annotations
 import sys
 from collections import deque
 
-import jax
 import numpy as np
 
 from gridax.envs.arc3 import env, rules, search
@@ -41,7 +40,7 @@ def goal_distances(state) -> np.ndarray:
     open_cells = ~np.asarray(wa30._grid_of(state, walls))
     goal = np.asarray(wa30._zone_grid(state, wa30.GOAL))
     distance = np.where(goal, 0, FAR)
-    queue = deque(zip(*np.nonzero(goal)))
+    queue = deque(zip(*np.nonzero(goal), strict=True))
     while queue:
         row, column = queue.popleft()
         for dx, dy in wa30.NEIGHBOURS:

@@ -101,6 +101,7 @@ def shortest_solution(
         if solved is not None:
             trail.append(solved)
             return _path(trail, 0, choices)
+        assert kept is not None  # _expand returns one of the two
         frontier, parents, chosen = kept
         if not len(parents):
             break

@@ -201,13 +201,17 @@ def _translation(setup: _Setup, number: int):
         result = None
         for other_left, other_right in setup.rules:
             other_left, other_right, other_usable = extended(other_left, other_right)
-            if other_usable and all(names[a] == names[b] for a, b in zip(long_right, other_left)):
+            if other_usable and all(
+                names[a] == names[b] for a, b in zip(long_right, other_left, strict=False)
+            ):
                 result = (other_right, long_right + other_left)
                 break
         if not usable or result is None:
             translated.append((False, left, 0, [], []))
         else:
-            translated.append((True, left, len(long_left), result[0], long_left + result[0] + result[1]))
+            translated.append(
+                (True, left, len(long_left), result[0], long_left + result[0] + result[1])
+            )
     return translated
 
 
@@ -218,6 +222,7 @@ NUM_RULES = max(len(s.rules) for s in SETUPS)
 ROW = max(len(s.top) for s in SETUPS)  # the most pairs a solution plays
 ANSWER = max(len(s.answer) for s in SETUPS)
 RESULT = max(SIDE * SIDE, max(len(t[3]) for ts in TRANSLATIONS for t in ts))
+SETS = NUM_RULES * 2 + ANSWER  # room for either kind of selection
 
 
 def _framed(setup: _Setup) -> list:
@@ -234,6 +239,11 @@ NUM_SLOTS = max(len(s.sprites) + 2 + len(_framed(s)) for s in SETUPS)
 
 def _padded(values, length, fill=-1) -> list:
     return list(values) + [fill] * (length - len(values))
+
+
+def _table(rows, width: int, height: int) -> list:
+    """Lists of slots as a ``[height, width]`` table padded with -1."""
+    return [_padded(row, width) for row in rows] + [[-1] * width] * (height - len(rows))
 
 
 def _level(number: int) -> Level:
@@ -272,7 +282,7 @@ def _level(number: int) -> Level:
         "moves": 128 if number <= 4 else 256,
         "moves_left": 128 if number <= 4 else 256,
         "code": code,
-        "sets": [_padded(slots(s), SIDE) for s in sets] + [[-1] * SIDE] * (NUM_RULES * 2 + ANSWER - len(sets)),
+        "sets": _table([slots(s) for s in sets], SIDE, SETS),
         "num_sets": len(sets),
         "cursor": [len(sprites), len(sprites) + 1],
         "frame_of": _padded(frame_of, NUM_SLOTS),
@@ -280,22 +290,30 @@ def _level(number: int) -> Level:
         "num_top": len(setup.top),
         "answer": _padded(slots(setup.answer), ANSWER),
         "num_answer": len(setup.answer),
-        "left": [_padded(slots(l), SIDE) for l, _ in setup.rules] + [[-1] * SIDE] * (NUM_RULES - len(setup.rules)),
-        "right": [_padded(slots(r), SIDE) for _, r in setup.rules] + [[-1] * SIDE] * (NUM_RULES - len(setup.rules)),
+        "left": _table([slots(left) for left, _ in setup.rules], SIDE, NUM_RULES),
+        "right": _table([slots(right) for _, right in setup.rules], SIDE, NUM_RULES),
         "usable": _padded([t[0] for t in translated], NUM_RULES, False),
         "consumed": _padded([t[2] for t in translated], NUM_RULES, 0),
-        "result": [_padded(slots(t[3]), RESULT) for t in translated] + [[-1] * RESULT] * (NUM_RULES - len(translated)),
+        "result": _table([slots(t[3]) for t in translated], RESULT, NUM_RULES),
         "lit": lit.tolist(),
         "tree": bool(data.get("tree_translation")),
     }
-    return Level(tuple(sprites + cursor + frames), DATA.levels[number].grid_size, memory, DATA.levels[number].name)
+    return Level(
+        tuple(sprites + cursor + frames),
+        DATA.levels[number].grid_size,
+        memory,
+        DATA.levels[number].name,
+    )
 
 
 LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
-SETS = NUM_RULES * 2 + ANSWER  # room for either kind of selection
-TEMPLATES = np.stack([DATA.padded_pixels(_kind(c), PIXELS) for c in range(len(FAMILIES) * VARIANTS)])
+TEMPLATES = np.stack(
+    [DATA.padded_pixels(_kind(c), PIXELS) for c in range(len(FAMILIES) * VARIANTS)]
+)
 BARS = np.stack([DATA.padded_pixels(f"{CURSOR}{n}", PIXELS) for n in range(1, SIDE + 1)])
-BAR_WIDTHS = np.array([np.shape(DATA.catalogue[f"{CURSOR}{n}"].pixels)[1] for n in range(1, SIDE + 1)])
+BAR_WIDTHS = np.array(
+    [np.shape(DATA.catalogue[f"{CURSOR}{n}"].pixels)[1] for n in range(1, SIDE + 1)]
+)
 
 
 # --- the check: does the top row translate into the answer? --------------------------
@@ -421,7 +439,9 @@ def _turn(state, step, when):
     state = rules.set_memory(state, "code", jnp.where(turning, turned, code))
     pixels = jnp.asarray(TEMPLATES)[jnp.maximum(turned, 0)]
     state = rules.repaint(state, turning, pixels)
-    rank = jnp.max(jnp.where(chosen[:, None] == _slots()[None, :], jnp.arange(SIDE)[:, None], -1), axis=0)
+    rank = jnp.max(
+        jnp.where(chosen[:, None] == _slots()[None, :], jnp.arange(SIDE)[:, None], -1), axis=0
+    )
     return rules.put_last(state, jnp.where(turning, rank, -1))
 
 
@@ -493,13 +513,13 @@ def ui(state, frame, game: Game):
 # check pass, then the selection walked to each), checked on the official file (the
 # recorded trace's last episode).
 SOLUTIONS = (
-    (2, 2, 4, 2, 2, 4, 1, 1, 1, 4, 2, 4, 2, 2),
-    (2, 2, 2, 4, 2, 2, 4, 1, 1, 1, 4, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 2, 2, 2),
-    (2, 4, 2, 2, 4, 2, 2, 2, 4, 2, 2, 4, 1, 1, 1, 4, 2, 2, 4, 2, 2),
-    (1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 4, 2, 2, 4, 1, 1, 1, 4, 2),
-    (4, 2, 4, 1, 4, 1, 4, 2, 4, 1, 1, 4, 4, 2),
-    (1, 1, 4, 1, 1, 1, 4, 4, 2, 2, 2, 4, 4, 4, 4, 1, 1, 4, 2, 4, 2, 4, 2, 2, 2, 4, 2, 2),
-)  # fmt: skip
+    "22422411142422",
+    "2224224111411411141114222",
+    "242242224224111422422",
+    "111411141114422411142",
+    "42414142411442",
+    "1141114422244441142424222422",
+)
 
 
 GAME = Game(
@@ -538,5 +558,5 @@ GAME = Game(
     max_frames=2 + FRAMES_PER_PAIR * ROW,
     ui=ui,
     on_set_level=on_set_level,
-    solutions=SOLUTIONS,
+    solutions=rules.maps.actions(SOLUTIONS),
 )
