@@ -42,16 +42,21 @@ per level the slots of the helpers and thieves in list order and which sprites b
 
 from __future__ import annotations
 
-import dataclasses
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.rules import Game, Level, Var
+from gridax.envs.arc3.games.wa30_levels import (
+    DATA,
+    LEVELS,
+    MAX_HELPERS,
+    MAX_THIEVES,
+    NUM_SLOTS,
+    PIXELS,
+)
+from gridax.envs.arc3.rules import Game, Var
 
-DATA = rules.official.load("wa30")
 TAGS = DATA.tags
 PLAYER, BOX, HELPER, THIEF, GOAL, DEN, NO_GO = (
     TAGS.index(tag)
@@ -67,7 +72,6 @@ PLAYER, BOX, HELPER, THIEF, GOAL, DEN, NO_GO = (
 )
 CELL = 4  # pixels of a grid cell
 GRID = 16  # cells a side
-PIXELS = 16  # the largest sprite piece (the zones are at most 16x16)
 BORDER = np.zeros((PIXELS, PIXELS), bool)  # a box's border pixels, of its 4x4
 BORDER[[0, 3], :4] = BORDER[:4, [0, 3]] = True
 HELD_BY_PLAYER, IN_FRONT, HELD, FREE = 0, 3, 5, 4  # box border colours
@@ -77,56 +81,6 @@ BAR_FULL, BAR_SPENT = 7, 4
 FACING = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)], np.int32)
 # The breadth-first search's neighbour order: left, right, up, down.
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-
-
-# --- the levels -----------------------------------------------------------------------
-
-
-def _pieces(sprite: rules.Sprite) -> list:
-    """A sprite as pieces of at most ``PIXELS`` squared pixels, in reading order."""
-    pixels = np.asarray(sprite.pixels)
-    height, width = pixels.shape
-    return [
-        dataclasses.replace(
-            sprite,
-            pixels=tuple(map(tuple, pixels[y : y + PIXELS, x : x + PIXELS].tolist())),
-            x=sprite.x + x,
-            y=sprite.y + y,
-        )
-        for y in range(0, height, PIXELS)
-        for x in range(0, width, PIXELS)
-    ]
-
-
-def _level(number: int) -> Level:
-    declared = DATA.levels[number]
-    sprites, blocks = [], []
-    for sprite in declared.sprites:
-        pieces = _pieces(sprite)
-        sprites += pieces
-        blocks += [sprite.collidable] + [False] * (len(pieces) - 1)
-
-    def slots_of(tag: str, count: int) -> list:
-        found = [i for i, s in enumerate(sprites) if tag in s.tags]
-        return found + [-1] * (count - len(found))
-
-    memory = {
-        "moves": declared.data["StepCounter"],
-        "moves_left": declared.data["StepCounter"],
-        "blocks": blocks + [False] * (NUM_SLOTS - len(blocks)),
-        "helpers": slots_of("kdweefinfi", MAX_HELPERS),
-        "thieves": slots_of("ysysltqlke", MAX_THIEVES),
-    }
-    return Level(tuple(sprites), declared.grid_size, memory, declared.name)
-
-
-def _count(tag: str) -> int:
-    return max(sum(tag in s.tags for s in level.sprites) for level in DATA.levels)
-
-
-NUM_SLOTS = max(sum(len(_pieces(s)) for s in level.sprites) for level in DATA.levels)
-MAX_HELPERS, MAX_THIEVES = _count("kdweefinfi"), _count("ysysltqlke")
-LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
 
 
 # --- the grid -------------------------------------------------------------------------
