@@ -50,6 +50,7 @@ from gridax.envs.arc3.games.tr87_levels import (
     DATA,
     FAMILIES,
     LEVELS,
+    LOWER_BAR,
     NUM_RULES,
     NUM_SLOTS,
     PIXELS,
@@ -164,12 +165,18 @@ def _check(state):
 
     empty = jnp.zeros((ROW, NUM_SLOTS), bool)
     start = (jnp.int32(0), jnp.int32(0), jnp.bool_(True), jnp.bool_(False), empty, empty)
-    (at, _, _, solved, members, framed), _ = jax.lax.scan(one_pair, start, jnp.arange(ROW))
+    (_, _, _, solved, members, framed), _ = jax.lax.scan(one_pair, start, jnp.arange(ROW))
     pairs = jnp.sum(jnp.any(members, axis=1), dtype=jnp.int32)
     return solved, pairs, members, framed
 
 
 # --- the rule -------------------------------------------------------------------------
+
+
+def _bars(state):
+    """``[N]``: the cursor's two bars."""
+    cursor = state.memory["cursor"]
+    return (_slots() == cursor[0]) | (_slots() == cursor[1])
 
 
 def _place_cursor(state, when=True):
@@ -180,12 +187,12 @@ def _place_cursor(state, when=True):
     first, count = chosen[0], jnp.sum(chosen >= 0)
     table = state.table
     x, y = table.x[first], table.y[first]
-    bars = _mask(m["cursor"], jnp.array([True, True]))
+    bars = _bars(state)
     state = rules.resize(state, bars, 2, jnp.asarray(BAR_WIDTHS)[count - 1], when=when)
     state = rules.repaint(state, bars, jnp.asarray(BARS)[count - 1], when)
     top_bar, bottom_bar = m["cursor"][0], m["cursor"][1]
     state = rules.place(state, top_bar, x, y - CURSOR_GAP, when)
-    return rules.place(state, bottom_bar, x, y + 5 - 2 + CURSOR_GAP, when)
+    return rules.place(state, bottom_bar, x, y + LOWER_BAR, when)
 
 
 def _turn(state, step, when):
@@ -218,8 +225,7 @@ def _act(state, action, game: Game):
     state = _turn(state, step, turning)
     solved, pairs, members, framed = _check(state)
     solved = solved & turning
-    bars = _mask(state.memory["cursor"], jnp.array([True, True]))
-    state = rules.set_visible(state, bars, False, solved)
+    state = rules.set_visible(state, _bars(state), False, solved)
     state = rules.set_memory(state, "playing", 0, solved)
     state = rules.set_memory(state, "pairs", pairs, solved)
     state = rules.set_memory(state, "members", members, solved)

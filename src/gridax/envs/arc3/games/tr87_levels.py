@@ -24,6 +24,9 @@ CURSOR = "qvtymdcqear"  # + the number of symbols it spans (1-3)
 FAMILIES, VARIANTS = "ABC", 7
 STRIDE = 7  # cells between neighbouring symbols of a side or row
 CURSOR_GAP = 4  # cells between the cursor's bars and the symbol
+# From a symbol's top row to its cursor's lower bar: the symbol's 5 rows less the bar's
+# 2, and the gap (the original's arithmetic).
+LOWER_BAR = 5 - 2 + CURSOR_GAP
 SETUP_SEEDS = (4, 2, 1, 2, 12, 20)
 VARIANT_SEEDS = (7, 7, 32, 18, 23, 11)
 PIXELS = max(max(np.shape(s.pixels)) for s in DATA.catalogue.values())
@@ -227,7 +230,7 @@ def _level(number: int) -> Level:
     bars = DATA.catalogue[f"{CURSOR}{len(sets[0])}"]
     cursor = [
         dataclasses.replace(bars, x=first.x, y=first.y - CURSOR_GAP),
-        dataclasses.replace(bars, x=first.x, y=first.y + 5 - 2 + CURSOR_GAP, rotation=180),
+        dataclasses.replace(bars, x=first.x, y=first.y + LOWER_BAR, rotation=180),
     ]
     framed = _framed(setup)
     frames = [
