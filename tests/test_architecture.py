@@ -144,8 +144,7 @@ def test_games_take_everything_from_the_authoring_facade():
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax"):
                 names = {f"{node.module}.{a.name}" for a in node.names}
                 # A game's own levels module (its data prepared, as ls20_levels) counts too.
-                levels = node.module.removeprefix(f"{games_package}.").endswith("_levels")
-                own = node.module.startswith(games_package) and levels
+                own = node.module == f"{games_package}.{path.stem}_levels"
                 assert (node.module in allowed or own) and (
                     node.module != "gridax.envs.arc3" or names <= {"gridax.envs.arc3.rules"}
                 ), f"{_name(path)} imports {node.module}"

@@ -290,23 +290,24 @@ def _agent_acts(state, who, zone_tag, takes, when):
     holding = box >= 0
     box = jnp.maximum(box, 0)
     zones = _zone_grid(state, zone_tag)
-    # Holding: let go in a zone, else carry the box a cell towards one.
     arrived = _at(zones, column[box], row[box])
-    state = _let_go(state, who, when & holding & arrived)
-    dx, dy = column[box] - column[who], row[box] - row[who]
-    targets = _shifted(zones, -dx, -dy, False)  # where the box would stand in a zone
-    passable = _pair_passable(state, who, box)
-    found, (c, r) = _first_step(passable, targets, column[who], row[who])
-    moved = (c != column[who]) | (r != row[who])
-    state = _step_to(state, who, c, r, when & holding & ~arrived & found & moved)
-    # Empty-handed: take a box next to it, else step towards one.
     beside = (jnp.abs(column - column[who]) + jnp.abs(row - row[who])) == 1
     near, any_near = _first_of(takes & beside)
+    # One way is searched: holding, the pair's way to where the box stands in a zone;
+    # empty-handed, its own way to a cell next to a box it may take.
+    dx, dy = column[box] - column[who], row[box] - row[who]
+    passable = jnp.where(holding, _pair_passable(state, who, box), _free(state))
+    carried_home = _shifted(zones, -dx, -dy, False)
+    targets = jnp.where(holding, carried_home, _neighbour_cells(_grid_of(state, takes)))
+    found, (c, r) = _first_step(passable, targets, column[who], row[who])
+    moved = (c != column[who]) | (r != row[who])
+    # Holding: let go in a zone, else carry the box a cell on. Empty-handed: take a box
+    # next to it, else step towards one.
+    state = _let_go(state, who, when & holding & arrived)
     took = when & ~holding & any_near
     state = _take(state, who, near, took)
-    targets = _neighbour_cells(_grid_of(state, takes))
-    found, (c, r) = _first_step(_free(state), targets, column[who], row[who])
-    state = _step_to(state, who, c, r, when & ~holding & ~any_near & found)
+    walks = jnp.where(holding, ~arrived & moved, ~any_near)
+    state = _step_to(state, who, c, r, when & found & walks)
     return state, took
 
 
