@@ -20,7 +20,7 @@ test: $(INSTALLED)
 	GRIDAX_BENCH_SIZES=64 $(BIN)/python -m pytest
 
 # PyTorch's trainers (the extra torch) beside gridax, for tests/test_torch_trainers.py
-# and examples/torch (make test skips them without). TORCH is the torch to install first:
+# and examples/pytorch (make test skips them without). TORCH is the torch to install first:
 # pip would otherwise take a CUDA build of several GB for the trainers. Elsewhere, e.g.
 # TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu".
 TORCH ?= torch==2.13.0

@@ -1,7 +1,7 @@
 """PyTorch's trainers, unchanged, on an ARC id, a forage id and an ARC-AGI-3 id:
 Stable-Baselines3's PPO (and sb3-contrib's MaskablePPO on a real ARC-AGI-3 game), a
 CleanRL-style PPO on the vector env with torch arrays, and TorchRL's collector with
-ClipPPOLoss; each runs a few thousand steps through the examples in examples/torch.
+ClipPPOLoss; each runs a few thousand steps through the examples in examples/pytorch.
 The extra ``torch`` brings them (``make torch``; CI installs it)."""
 
 import importlib.util
@@ -21,7 +21,7 @@ for module in ("torch", "stable_baselines3", "sb3_contrib", "torchrl"):
 
 import torch  # noqa: E402
 
-EXAMPLES = Path(__file__).parents[1] / "examples" / "torch"
+EXAMPLES = Path(__file__).parents[1] / "examples" / "pytorch"
 sys.path.insert(0, str(EXAMPLES))
 with warnings.catch_warnings():  # torchrl 0.14 deprecates its own weight updaters on import
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -1,8 +1,8 @@
 """TorchRL's PPO on gridax, unchanged: ``GymWrapper`` over the vector env, a
 ``Collector``, ``GAE`` and ``ClipPPOLoss``.
 
-    python examples/torch/torchrl_ppo.py                 # arc-copy and ForagaxTwoBiome-v1
-    python examples/torch/torchrl_ppo.py --tasks ForagaxTwoBiome-v1 --steps 50000
+    python examples/pytorch/torchrl_ppo.py                 # arc-copy and ForagaxTwoBiome-v1
+    python examples/pytorch/torchrl_ppo.py --tasks ForagaxTwoBiome-v1 --steps 50000
 
 ``GymWrapper(gymnasium.make_vec("gridax/<id>", n, vectorization_mode=
 "vector_entry_point", autoreset_mode="Disabled", flat_actions=True,

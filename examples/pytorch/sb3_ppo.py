@@ -1,7 +1,7 @@
 """Stable-Baselines3's PPO on gridax, unchanged.
 
-    python examples/torch/sb3_ppo.py                       # arc-copy and ForagaxTwoBiome-v1
-    python examples/torch/sb3_ppo.py --steps 20000 --tasks arc-copy --make-vec-env
+    python examples/pytorch/sb3_ppo.py                       # arc-copy and ForagaxTwoBiome-v1
+    python examples/pytorch/sb3_ppo.py --steps 20000 --tasks arc-copy --make-vec-env
 
 Two ways in, both giving SB3 a ``MultiDiscrete`` action and a ``Box`` observation, so that
 ``MlpPolicy`` takes every gridax env (``observations="image"`` and ``CnnPolicy`` for

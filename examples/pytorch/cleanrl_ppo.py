@@ -1,7 +1,7 @@
 """A CleanRL-style PPO (one file, plain PyTorch) on gridax's vector env.
 
-    python examples/torch/cleanrl_ppo.py                  # arc-copy and ForagaxTwoBiome-v1
-    python examples/torch/cleanrl_ppo.py --tasks Arc3-Keys-v0 --steps 50000
+    python examples/pytorch/cleanrl_ppo.py                  # arc-copy and ForagaxTwoBiome-v1
+    python examples/pytorch/cleanrl_ppo.py --tasks Arc3-Keys-v0 --steps 50000
 
 The env is ``gymnasium.make_vec("gridax/<id>", num_envs, vectorization_mode=
 "vector_entry_point", array_type="torch", flat_actions=True, observations="flat")``:
