@@ -57,8 +57,9 @@ from gridax.envs.arc3.games.s5i5_levels import (
 )
 from gridax.envs.arc3.rules import Game, Var
 
-# Arms grow with clicks; the walls bound them, so that no arm of any level reaches past
-# the window (70 cells, the widest wall) before it overlaps one.
+# The widest wall is 70 cells. Arms grow with clicks, and the walls seem to bound them
+# short of 72 before they overlap one: NOT MEASURED yet (see the branch's note); an arm
+# longer than PIXELS would be drawn wrong.
 PIXELS = 72
 BAR_LEFT, BAR_SPENT = 3, 4
 UP, LEFT, DOWN, RIGHT = 0, 1, 2, 3  # an arm's way in quarters: where its base is
