@@ -5,6 +5,20 @@ a beam search that keeps the ``W`` states whose movers are nearest their goals (
 over goals of the nearest mover's distance, in steps around the walls).
 
     python tests/tools/solve_s5i5.py [--width W] [LEVEL ...]
+
+Breadth-first search solves levels 0 and 1, the beam (width 256) levels 2-5 and 7.
+Level 6 defeats it: its mover rides at the end of a chain of four arms (colours 11, 14,
+9, 12) inside a box of walls, and must come out under the box, go left under the wall
+that splits the floor (its gap is rows 39-41), and up through the gap at columns 6-8,
+moving away from its goal for most of the way. Its run was planned by hand:
+
+- shorten the colour-10 arm by two so that the colour-8 arm can turn up out of row 15,
+  turn it twice, and grow the colour-10 arm back (its mover stays on its goal);
+- shorten arms 14 and 9 to one block; turn arm 11 twice to point down, and arm 9 once to
+  point left (arm 12, which has no turn button, is always a quarter clockwise of arm 9);
+- grow arm 11 to 27 cells (its end at row 38), arm 14 to 42 (left under both walls);
+- turn arm 9 up (twice: the second click turns it two quarters), grow it to 24 cells,
+  through the gap; arm 12 then points right along row 15: grow it to 21 cells.
 """
 
 from __future__ import annotations

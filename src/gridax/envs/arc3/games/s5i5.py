@@ -46,23 +46,26 @@ from gridax.envs.arc3.games.s5i5_levels import (
     BREADTH,
     CAP,
     DATA,
+    DOWN,
     GOAL,
+    LEFT,
     MOVER,
     NUM_SLOTS,
     RESIZER,
+    RIGHT,
     ROTATOR,
+    UP,
     WINDOW,
     WINDOW_FROM,
     level_of,
 )
 from gridax.envs.arc3.rules import Game, Var
 
-# The widest wall is 70 cells. Arms grow with clicks, and the walls seem to bound them
-# short of 72 before they overlap one: NOT MEASURED yet (see the branch's note); an arm
-# longer than PIXELS would be drawn wrong.
+# The widest wall is 70 cells. An arm may grow past any bound (some levels leave room
+# to): the table holds the part of it inside SEEN_FROM..SEEN_TO, the memory its whole.
 PIXELS = 72
+SEEN_FROM, SEEN_TO = -4, 68
 BAR_LEFT, BAR_SPENT = 3, 4
-UP, LEFT, DOWN, RIGHT = 0, 1, 2, 3  # an arm's way in quarters: where its base is
 SLOTS = np.arange(NUM_SLOTS)
 
 
@@ -79,48 +82,52 @@ class Geometry(NamedTuple):
 
 
 def _geometry(state) -> Geometry:
-    """The sprites' geometry; the way as the original reads it from the pixels (base
-    along the bottom row, else the left column, else the top row, else the right)."""
-    table = state.table
-    pixels, height = table.pixels, table.height
-    bottom = pixels[SLOTS, jnp.maximum(height - 1, 0), 1] == CAP
-    left, top = pixels[:, 1, 0] == CAP, pixels[:, 0, 1] == CAP
-    way = jnp.where(bottom, UP, jnp.where(left, LEFT, jnp.where(top, DOWN, RIGHT)))
-    return Geometry(table.x, table.y, height, table.width, way)
+    return Geometry(*state.memory["geometry"])
 
 
 def _choose(pred, new: Geometry, old: Geometry) -> Geometry:
     return jax.tree.map(lambda a, b: jnp.where(pred, a, b), new, old)
 
 
-def _solid(state):
-    """``[N]``: the sprite has no transparent pixel (an arm, not a wall)."""
-    table = state.table
-    rows = jnp.arange(PIXELS)[None, :, None] < table.height[:, None, None]
-    cols = jnp.arange(PIXELS)[None, None, :] < table.width[:, None, None]
-    return ~jnp.any((table.pixels == rules.TRANSPARENT) & rows & cols, axis=(1, 2))
+def _seen(start, length):
+    """The part of ``[start, start + length)`` the table holds: its cells inside
+    ``SEEN_FROM..SEEN_TO``, or 3 cells beyond the screen for an arm wholly outside."""
+    first = jnp.clip(start, SEEN_FROM, SEEN_TO - BREADTH)
+    last = jnp.clip(start + length, first + BREADTH, SEEN_TO)
+    return first, last - first
 
 
 def _apply(state, g: Geometry):
-    """The sprites placed as ``g`` says, and the arms (walls aside) drawn anew at their
-    size: their colour (pixel (1, 1)) with, for those that have one, the base along
-    their way."""
-    table = state.table
-    arms = rules.tagged(state, ARM) & _solid(state)
-    capped = jnp.any(table.pixels == CAP, axis=(1, 2))[:, None, None]
-    colour = table.pixels[:, 1, 1][:, None, None]
-    rows = jnp.arange(PIXELS)[None, :, None]
-    cols = jnp.arange(PIXELS)[None, None, :]
-    h, w, way = g.height[:, None, None], g.width[:, None, None], g.way[:, None, None]
+    """``g`` kept in memory, the sprites placed as it says, and the arms (walls aside)
+    drawn anew: the part of them near the screen (:func:`_seen`), in their colour, with
+    the base along their way for those that have one (an arm without a base reads as
+    way ``RIGHT``, as the original reads it from its pixels)."""
+    memory = state.memory
+    g = g._replace(way=jnp.where(memory["capped"], g.way, RIGHT))
+    state = rules.set_memory(state, "geometry", jnp.stack(g))
+    arms = rules.tagged(state, ARM) & memory["solid"]
+    x, width = _seen(g.x, g.width)
+    y, height = _seen(g.y, g.height)
+    # world cells of every pixel of the drawn part
+    cell_y = y[:, None, None] + jnp.arange(PIXELS)[None, :, None]
+    cell_x = x[:, None, None] + jnp.arange(PIXELS)[None, None, :]
+    top, left = g.y[:, None, None], g.x[:, None, None]
+    bottom = top + g.height[:, None, None] - 1
+    right = left + g.width[:, None, None] - 1
+    way = g.way[:, None, None]
     base = jnp.where(
         way == UP,
-        rows == h - 1,
-        jnp.where(way == LEFT, cols == 0, jnp.where(way == DOWN, rows == 0, cols == w - 1)),
+        cell_y == bottom,
+        jnp.where(
+            way == LEFT, cell_x == left, jnp.where(way == DOWN, cell_y == top, cell_x == right)
+        ),
     )
-    pixels = jnp.where(capped & base, jnp.int8(CAP), colour)
-    state = rules.resize(state, arms, g.height, g.width)
-    state = rules.repaint(state, arms, jnp.where((rows < h) & (cols < w), pixels, -1))
-    return rules.place(state, SLOTS >= 0, g.x, g.y)
+    inside = (cell_y >= top) & (cell_y <= bottom) & (cell_x >= left) & (cell_x <= right)
+    colour = memory["colour"][:, None, None].astype(jnp.int8)
+    pixels = jnp.where(memory["capped"][:, None, None] & base, jnp.int8(CAP), colour)
+    state = rules.resize(state, arms, height, width)
+    state = rules.repaint(state, arms, jnp.where(inside, pixels, jnp.int8(rules.TRANSPARENT)))
+    return rules.place(state, SLOTS >= 0, jnp.where(arms, x, g.x), jnp.where(arms, y, g.y))
 
 
 # --- buttons --------------------------------------------------------------------------
@@ -170,7 +177,7 @@ def _turn_all(state, g: Geometry, button) -> Geometry:
     table, memory = state.table, state.memory
     middle = table.height[button] // 2
     turning = rules.tagged(state, ARM) & (
-        table.pixels[:, 1, 1] == table.pixels[button, middle, middle]
+        memory["colour"] == table.pixels[button, middle, middle].astype(jnp.int32)
     )
 
     def one(arm, g):
@@ -205,11 +212,11 @@ def _press(state, rotator, resizer, x, y):
 def _overlapping(state):
     """Any two arms (walls included) overlap (the original's ``collides_with`` between
     every pair): solid arms by their boxes, walls by their pixels over the window."""
-    table, arms = state.table, rules.tagged(state, ARM)
-    solid = arms & _solid(state)
+    table, arms, g = state.table, rules.tagged(state, ARM), _geometry(state)
+    solid = arms & state.memory["solid"]
     walls = arms & ~solid
-    left, top = table.x, table.y
-    right, bottom = left + table.width, top + table.height
+    left, top = g.x, g.y
+    right, bottom = left + g.width, top + g.height
     boxes = (left[:, None] < right[None, :]) & (left[None, :] < right[:, None])
     boxes = boxes & (top[:, None] < bottom[None, :]) & (top[None, :] < bottom[:, None])
     pairs = boxes & solid[:, None] & solid[None, :] & (SLOTS[:, None] != SLOTS[None, :])
@@ -273,6 +280,50 @@ def ui(state, frame, game: Game):
     return rules.draw_rect(frame, 0, rules.SCREEN - 1, full, 1, BAR_LEFT)
 
 
+# --- winning runs ---------------------------------------------------------------------
+
+# Per level, the clicks of a winning run: the points clicked, and the run as letters
+# (``a`` the first point). Levels 0 and 1 by breadth-first search, 2-5 and 7 by beam
+# search (``tests/tools/solve_s5i5.py``); level 6, whose mover goes round two walls at
+# the end of a chain of four arms, by hand (the tool's docstring says how).
+POINTS = (
+    ((43, 21), (24, 42)),
+    ((10, 57), (25, 57), (40, 57), (55, 57)),
+    ((12, 48), (14, 57), (33, 57), (50, 48), (33, 48), (52, 57), (31, 57)),
+    ((32, 54), (8, 57), (55, 48), (10, 48), (55, 57)),
+    ((53, 57), (40, 57), (8, 57), (25, 57), (55, 57), (38, 57)),
+    ((30, 57), (50, 48), (12, 48), (51, 57), (31, 48), (13, 57), (32, 57)),
+    (
+        (56, 51),
+        (60, 58),
+        (58, 51),
+        (6, 58),
+        (28, 51),
+        (17, 51),
+        (39, 51),
+        (8, 51),
+        (8, 58),
+        (30, 51),
+        (30, 58),
+    ),
+    ((10, 56), (49, 18), (57, 11), (43, 4), (43, 11), (24, 56), (41, 4), (41, 11)),
+)
+RUNS = (
+    "aaaaaaabbbbbb",
+    "aaaaaaaabbbbbbbbccddddddcc",
+    "abbbccddaaaaeeeeeeeeeeefffgfedddccccccc",
+    "aaabbbbbbbaaaacdeacdeacdeacdea",
+    "aabcdddbbbcecefffccdddbbbddd",
+    "abbbcddaceedfdfdfdffffbfffggggbfg",
+    "aabbccdeffghhhhhhhhiiiiiiiiiiiiiggjjjjjjjkkkkkk",
+    "abbbcddefffgbbbeeaahhfbbbcfcccccccaacccc",
+)
+SOLUTIONS = tuple(
+    tuple((rules.CLICK, *points[ord(letter) - ord("a")]) for letter in run)
+    for points, run in zip(POINTS, RUNS, strict=True)
+)
+
+
 GAME = Game(
     **DATA.game_fields(),
     levels=tuple(level_of(n) for n in range(len(DATA.levels))),
@@ -286,9 +337,14 @@ GAME = Game(
         "ways": Var("int32", (NUM_SLOTS, NUM_SLOTS)),
         "parent": Var("int32", (NUM_SLOTS,), -1),
         "drives": Var("bool", (NUM_SLOTS, NUM_SLOTS)),
+        "geometry": Var("int32", (5, NUM_SLOTS)),
+        "colour": Var("int32", (NUM_SLOTS,)),
+        "capped": Var("bool", (NUM_SLOTS,)),
+        "solid": Var("bool", (NUM_SLOTS,)),
         "saved": Var("int32", (5, NUM_SLOTS)),
         "reverting": Var("bool"),
     },
     max_frames=2,
     ui=ui,
+    solutions=SOLUTIONS,
 )

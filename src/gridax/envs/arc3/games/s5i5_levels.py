@@ -22,6 +22,7 @@ ARM, MOVER, GOAL, RESIZER, ROTATOR = (
     for tag in ("agujdcrunq", "zylvdxoiuq", "cpdhnkdobh", "gdgcpukdrl", "myzmclysbl")
 )
 BREADTH = 3  # an arm's breadth and the cells one resize adds or takes
+UP, LEFT, DOWN, RIGHT = 0, 1, 2, 3  # an arm's way in quarters: where its base is
 CAP = 3  # the colour of an arm's base
 NUM_SLOTS = max(len(level.sprites) for level in DATA.levels)
 # Collisions with walls (arms with holes, which never move) are read over this window of
@@ -60,6 +61,21 @@ def _is_arm_shape(pixels: np.ndarray) -> bool:
     if side is None or cap.sum() != BREADTH or pixels.shape[side % 2] % BREADTH:
         return False
     return bool(np.all((pixels == colour) | cap))
+
+
+def way_of(pixels: np.ndarray) -> int:
+    """An arm's way as the original reads it from its pixels: its base along the bottom
+    row, else the left column, else the top row, else (or with no base) the right."""
+    if pixels[-1, 1] == CAP:
+        return UP
+    if pixels[1, 0] == CAP:
+        return LEFT
+    return DOWN if pixels[0, 1] == CAP else RIGHT
+
+
+def _placed(sprite, pixels: np.ndarray) -> tuple[int, int, int, int, int]:
+    """``(x, y, height, width, way)``: a sprite's place, size and way."""
+    return (sprite.x, sprite.y, *pixels.shape, way_of(pixels))
 
 
 def _carried(level) -> np.ndarray:
@@ -126,7 +142,17 @@ def level_of(number: int) -> Level:
                 if drives[b, a] and not np.any(_pixels(sprites[a]) == CAP):
                     # the original's resize would give it a base: the port does not
                     raise ValueError(f"s5i5 level {level.name}: a driven arm has no base")
+    padding = NUM_SLOTS - len(sprites)
+    pixels = [_pixels(s) for s in sprites]
+    placed = [_placed(s, p) for s, p in zip(sprites, pixels, strict=True)] + [(0,) * 5] * padding
+    walls = [
+        "agujdcrunq" in s.tags and np.any(p == -1) for s, p in zip(sprites, pixels, strict=True)
+    ]
     memory = {
+        "geometry": tuple(zip(*placed, strict=True)),
+        "colour": tuple(int(p[1, 1]) for p in pixels) + (0,) * padding,
+        "capped": tuple(bool(np.any(p == CAP)) for p in pixels) + (False,) * padding,
+        "solid": tuple(not wall for wall in walls) + (False,) * padding,
         "moves": level.data["StepCounter"],
         "moves_left": level.data["StepCounter"],
         "ways": tuple(map(tuple, ways.tolist())),
