@@ -9,8 +9,8 @@ and one that plays every level's solution, then acts on the won game and resets 
 For a port of a real game (answered by ARC Prize's own file, read from
 ``../shared/reference/arc-agi-3`` or GRIDAX_ARC3_REFERENCE): per level an episode that
 starts there (arcengine's ``set_level``) and plays 60 random actions, clicks half on the
-level's sprites and half anywhere; for a game with undo, the same undo episode; and the
-winning run.
+level's sprites and half anywhere; for a game with undo, the same undo episode; the
+game's ``SCRIPTED`` episodes, if any; and the winning run.
 
     python tests/tools/record_traces.py PYTHON_WITH_ARCENGINE [GAME ...]
 """
@@ -87,12 +87,40 @@ def sprite_pixels(game, level: int) -> np.ndarray:
     return np.stack([xs, ys], axis=1)
 
 
+def clicks(points: dict[str, tuple[int, int]], run: str) -> list[list[int]]:
+    """Clicks on the named ``points``, a run given as their names, comma-separated; a
+    name may be repeated as ``name*count``."""
+    named = [part.partition("*") for part in run.split(",")]
+    return [[CLICK, *points[name]] for name, _, n in named for _ in range(int(n or 1))]
+
+
+# Episodes a port needs beyond random play: states random play seldom reaches.
+S5I5_LEVEL_6 = {  # the buttons of s5i5's level 6 (t: turn, s/g: shrink/grow), by colour
+    "t11": (17, 51), "t9": (39, 51), "s11": (6, 51), "g11": (8, 51), "s14": (6, 58),
+    "g14": (8, 58), "s9": (28, 51), "s12": (28, 58), "g12": (30, 58),
+}  # fmt: skip
+SCRIPTED = {
+    # The chain of arms led out under the walls and its last arm grown up through a gap
+    # to 108 cells, longer than the 72-pixel sprites of the port's table; then turned,
+    # shrunk and grown.
+    "s5i5": [
+        {
+            "start_level": 6,
+            "actions": clicks(
+                S5I5_LEVEL_6,
+                "s14,s9,t11,t11,t9,g11*8,g14*12,g12*35,t9,s12,s12,t9,t9,g12,g12,t11",
+            ),
+        }
+    ],
+}
+
+
 def official_episodes(game, seed: int, count: int) -> list[dict]:
     """Per level, ``count`` random actions from its start (``set_level``); then one long
     episode from the first level with no RESET and every click on a sprite (``5 *
     count`` actions: into the limits on actions that many games have, and their
-    GAME_OVER); for a game with undo, the
-    undo episode of :func:`random_episodes` (from the first level)."""
+    GAME_OVER); for a game with undo, the undo episode of :func:`random_episodes` (from
+    the first level); then the game's ``SCRIPTED`` episodes."""
     rng = np.random.default_rng(seed)
     episodes = [
         {"start_level": n, "actions": random_actions(rng, game, count, sprite_pixels(game, n))}
@@ -104,7 +132,7 @@ def official_episodes(game, seed: int, count: int) -> list[dict]:
     if UNDO in game.available_actions:
         undoing = random_episodes(game, seed, count)[-1]
         episodes.append({"start_level": 0, "actions": undoing})
-    return episodes
+    return episodes + SCRIPTED.get(game.name, [])
 
 
 def random_episodes(game, seed: int, count: int) -> list[list[list[int]]]:

@@ -1,0 +1,65 @@
+"""s5i5's edges: a click that makes arms overlap shows it for a frame and puts every
+sprite back, an arm grows longer than the table's sprites (the recorded traces hold both
+against the official file too), and the level data's chains of carried sprites are
+counted by ways and refused when they loop."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+from gridax.envs.arc3 import env
+from gridax.envs.arc3.games import s5i5, s5i5_levels
+from gridax.envs.arc3.types import Action
+from tests.tools.record_traces import SCRIPTED
+
+STEP = jax.jit(lambda state, action: env.step(state, action, s5i5.GAME))
+GROW_DOWN = Action(6, 24, 44)  # level 0: the lower half of the colour-11 arm's button
+
+
+def sprites(state):
+    table = state.table
+    return [np.asarray(c) for c in (table.x, table.y, table.height, table.width, table.pixels)]
+
+
+def test_an_arm_grown_into_a_wall_shows_it_then_goes_back():
+    state, _ = env.reset(s5i5.GAME, 0)
+    # The arm's end is at row 35 and grows 3 rows a click; a wall stands at rows 64-66.
+    for _ in range(9):
+        state, _, info = STEP(state, GROW_DOWN)
+        assert int(info["frame_count"]) == 1
+    before = sprites(state)
+    state, _, info = STEP(state, GROW_DOWN)
+    assert int(info["frame_count"]) == 2  # the overlap (below the screen), then back
+    for column, (now, then) in enumerate(zip(sprites(state), before, strict=True)):
+        np.testing.assert_array_equal(now, then, err_msg=f"column {column}")
+    assert int(state.memory["moves_left"]) == int(state.memory["moves"]) - 10
+
+
+def test_an_arm_longer_than_the_sprite_grid_is_kept_whole_and_drawn_where_seen():
+    state, _ = env.reset(s5i5.GAME, 6)
+    # level 6's chain of arms led under the walls, its last arm grown up through a gap
+    for triple in SCRIPTED["s5i5"][0]["actions"][:60]:
+        state, frames, _ = STEP(state, Action(*triple))
+    x, y, height, width, way = np.asarray(state.memory["geometry"])[:, 0]
+    assert (x, y, height, width, way) == (6, -66, 108, 3, s5i5_levels.UP)
+    assert height > s5i5.PIXELS
+    table = state.table
+    assert (int(table.y[0]), int(table.height[0])) == (s5i5.SEEN_FROM, 41 - s5i5.SEEN_FROM + 1)
+    frame = np.asarray(frames[-1])
+    assert np.all(frame[:41, 6:9] == 12) and np.all(frame[41, 6:9] == s5i5_levels.CAP)
+
+
+def test_a_sprite_carried_two_ways_is_counted_twice():
+    carried = np.zeros((s5i5_levels.NUM_SLOTS,) * 2, np.int64)
+    carried[0, 1] = carried[0, 2] = carried[1, 3] = carried[2, 3] = 1
+    ways = s5i5_levels._ways(carried)
+    assert ways[0, 3] == 2 and ways[0, 1] == 1 and ways[1, 3] == 1 and ways[3].sum() == 0
+
+
+def test_a_loop_of_carried_arms_is_refused():
+    carried = np.zeros((s5i5_levels.NUM_SLOTS,) * 2, np.int64)
+    carried[0, 1] = carried[1, 0] = 1
+    with pytest.raises(ValueError, match="cycle"):
+        s5i5_levels._ways(carried)
