@@ -25,11 +25,13 @@ Every click spends one of the level's clicks (``StepCounter``); the bottom row s
 does not complete the level loses the game. The original's camera draws the sprites in
 the level's order, whatever their layers: the levels here have every layer 0.
 
-The original's Python state, as memory: the clicks (``moves``, ``moves_left``), and the
-sprites as they were before a click that made arms overlap (``saved``: every slot's
-place, size and way, while ``reverting``). Facts of the level data
+The original's Python state, as memory: the clicks (``moves``, ``moves_left``), every
+slot's place, size and way (``geometry``: an arm may grow longer than the table's
+sprites, which hold the part of it near the screen), and the same as it was before a
+click that made arms overlap (``saved``, while ``reverting``). Facts of the level data
 (``s5i5_levels``): which arms each button drives (``drives``), what each arm carries and
-in how many ways (``ways``), each arm's first parent (``parent``).
+in how many ways (``ways``), each arm's first parent (``parent``), each sprite's colour,
+whether it has a base (``capped``) and whether it is a solid arm, not a wall (``solid``).
 """
 
 from __future__ import annotations
