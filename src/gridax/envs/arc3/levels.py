@@ -81,8 +81,11 @@ def initial_state(game: Game, bank: LevelBank, start_level=0) -> Arc3State:
     level's ``on_set_level`` has run, no level counts as completed, and a RESET before
     any action restarts the whole game from the first level)."""
     first = _level_of(bank, 0)
+    # A ring of undo_depth + 1 snapshots; none for a game without undo (it would double
+    # the state for nothing: the table is most of it).
+    ring = game.undo_depth + 1 if game.undo_depth else 0
     history = jax.tree.map(
-        lambda leaf: jnp.broadcast_to(leaf, (game.undo_depth + 1,) + jnp.shape(leaf)),
+        lambda leaf: jnp.broadcast_to(leaf, (ring,) + jnp.shape(leaf)),
         Snapshot(first.table, initial_camera(game), first.memory),
     )
     zero = jnp.int32(0)

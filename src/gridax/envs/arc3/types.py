@@ -53,7 +53,8 @@ class Arc3State(eqx.Module):
     ``memory`` holds the game's own variables by name (``Game.memory``: moves left, keys
     held...), started again with each level but those it keeps. ``history`` is a stack
     of up to ``undo_depth`` snapshots, ``history_size`` deep, kept in a ring of
-    ``undo_depth + 1`` from ``history_start`` (one slot always free).
+    ``undo_depth + 1`` from ``history_start`` (one slot always free; no slot for a game
+    without undo).
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
     flags; ``frame`` counts the frames of the action in progress (animations read it);
     ``screen`` is the last frame shown (what an action that makes none shows again),
