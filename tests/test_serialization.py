@@ -264,3 +264,15 @@ def test_an_arc3_checkpoint_loads_in_another_process(tmp_path):
     like, _ = env.reset(jax.random.key(5))
     assert eqx.tree_equal(load_state(path, like, env), state)
     assert "levels_sha256" in serialization.read_header(path)[0]["config"]["game"]
+
+
+def test_a_state_of_another_layout_is_refused_naming_the_leaf(tmp_path):
+    """An ARC-AGI-3 game without undo kept one undo snapshot in its state before 0.1.0;
+    such a checkpoint is refused, not loaded into shapes no step expects."""
+    env = gridax.make("Arc3-Lights-v0")
+    like, _ = env.reset(jax.random.key(0))
+    snapshot = jax.tree.map(lambda h: jnp.zeros((1, *h.shape[1:]), h.dtype), like.game_state.history)
+    old = eqx.tree_at(lambda s: s.game_state.history, like, snapshot)
+    save_state(tmp_path / "old.ckpt", old, env)
+    with pytest.raises(ValueError, match=r"old\.ckpt.*'history'.*'table'.*from \(0, .* to \(1,"):
+        load_state(tmp_path / "old.ckpt", like, env)

@@ -203,7 +203,13 @@ def load_state(path, like, env: Env, params=None):
     _check_env(env)
     header, payload = read_header(path)
     _check_match(path, header, env, like, params)
-    state = eqx.tree_deserialise_leaves(
-        io.BytesIO(payload), like, filter_spec=_filter_spec(env, like, saving=False)
-    )
+    try:
+        state = eqx.tree_deserialise_leaves(
+            io.BytesIO(payload), like, filter_spec=_filter_spec(env, like, saving=False)
+        )
+    except RuntimeError as error:  # equinox: a leaf of another shape, dtype or type
+        raise ValueError(
+            f"checkpoint {str(path)!r} does not fit like=: {error} It was saved by "
+            "another version of gridax, whose state had another layout."
+        ) from error
     return env.restore_task_data(state, params)

@@ -96,20 +96,18 @@ def clicks(points: dict[str, tuple[int, int]], run: str) -> list[list[int]]:
 
 # Episodes a port needs beyond random play: states random play seldom reaches.
 S5I5_LEVEL_6 = {  # the buttons of s5i5's level 6 (t: turn, s/g: shrink/grow), by colour
-    "t11": (17, 51), "t9": (39, 51), "s11": (6, 51), "g11": (8, 51), "s14": (6, 58),
-    "g14": (8, 58), "s9": (28, 51), "s12": (28, 58), "g12": (30, 58),
+    "t11": (17, 51), "t9": (39, 51), "g11": (8, 51), "s14": (6, 58), "g14": (8, 58),
+    "s9": (28, 51), "s12": (28, 58), "g12": (30, 58),
 }  # fmt: skip
+# Its chain of arms led out under the walls, the last arm grown up through a gap to 108
+# cells, longer than the 72-pixel sprites of the port's table.
+S5I5_LONG_ARM = clicks(S5I5_LEVEL_6, "s14,s9,t11,t11,t9,g11*8,g14*12,g12*35")
 SCRIPTED = {
-    # The chain of arms led out under the walls and its last arm grown up through a gap
-    # to 108 cells, longer than the 72-pixel sprites of the port's table; then turned,
-    # shrunk and grown.
+    # the long arm, then turns (each an overlap, put back), shrunk and grown
     "s5i5": [
         {
             "start_level": 6,
-            "actions": clicks(
-                S5I5_LEVEL_6,
-                "s14,s9,t11,t11,t9,g11*8,g14*12,g12*35,t9,s12,s12,t9,t9,g12,g12,t11",
-            ),
+            "actions": S5I5_LONG_ARM + clicks(S5I5_LEVEL_6, "t9,s12,s12,t9,t9,g12,g12,t11"),
         }
     ],
 }

@@ -12,7 +12,7 @@ import pytest
 from gridax.envs.arc3 import env
 from gridax.envs.arc3.games import s5i5, s5i5_levels
 from gridax.envs.arc3.types import Action
-from tests.tools.record_traces import SCRIPTED
+from tests.tools.record_traces import S5I5_LONG_ARM
 
 STEP = jax.jit(lambda state, action: env.step(state, action, s5i5.GAME))
 GROW_DOWN = Action(6, 24, 44)  # level 0: the lower half of the colour-11 arm's button
@@ -39,16 +39,29 @@ def test_an_arm_grown_into_a_wall_shows_it_then_goes_back():
 
 def test_an_arm_longer_than_the_sprite_grid_is_kept_whole_and_drawn_where_seen():
     state, _ = env.reset(s5i5.GAME, 6)
-    # level 6's chain of arms led under the walls, its last arm grown up through a gap
-    for triple in SCRIPTED["s5i5"][0]["actions"][:60]:
+    for triple in S5I5_LONG_ARM:  # level 6's last arm grown up through a gap
         state, frames, _ = STEP(state, Action(*triple))
     x, y, height, width, way = np.asarray(state.memory["geometry"])[:, 0]
-    assert (x, y, height, width, way) == (6, -66, 108, 3, s5i5_levels.UP)
-    assert height > s5i5.PIXELS
+    assert (x, y, height, width, way) == (6, -66, 108, 3, s5i5_levels.UP)  # 108 > PIXELS
     table = state.table
     assert (int(table.y[0]), int(table.height[0])) == (s5i5.SEEN_FROM, 41 - s5i5.SEEN_FROM + 1)
     frame = np.asarray(frames[-1])
     assert np.all(frame[:41, 6:9] == 12) and np.all(frame[41, 6:9] == s5i5_levels.CAP)
+
+
+@pytest.mark.parametrize(
+    ("start", "length", "seen"),
+    [
+        (10, 20, (10, 20)),  # on the screen: whole
+        (-100, 108, (-4, 12)),  # its end on the screen: from the margin
+        (60, 30, (60, 8)),  # its base on the screen: to the margin
+        (-100, 90, (-4, 3)),  # wholly left of the screen: one block, unseen
+        (70, 9, (65, 3)),  # wholly right: one block, unseen
+    ],
+)
+def test_the_part_of_an_arm_the_table_holds(start, length, seen):
+    first, size = s5i5._seen(np.int32(start), np.int32(length))
+    assert (int(first), int(size)) == seen
 
 
 def test_a_sprite_carried_two_ways_is_counted_twice():

@@ -1,6 +1,7 @@
 """ACTION7 (undo): a stack of snapshots of the level's sprites, camera and memory, kept
 in a ring of ``undo_depth + 1`` slots from ``history_start`` with ``history_size`` of
-them live, so that one slot is always free."""
+them live, so that one slot is always free. A game without undo has no ring (no slot),
+and the engine calls nothing here for it."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ sprites, which hold the part of it near the screen), and the same as it was befo
 click that made arms overlap (``saved``, while ``reverting``). Facts of the level data
 (``s5i5_levels``): which arms each button drives (``drives``), what each arm carries and
 in how many ways (``ways``), each arm's first parent (``parent``), each sprite's colour,
-whether it has a base (``capped``) and whether it is a solid arm, not a wall (``solid``).
+whether it has a base (``capped``) and whether it is not a wall (``solid``).
 """
 
 from __future__ import annotations
@@ -65,8 +65,11 @@ from gridax.envs.arc3.rules import Game, Var
 
 # The widest wall is 70 cells. An arm may grow past any bound (some levels leave room
 # to): the table holds the part of it inside SEEN_FROM..SEEN_TO, the memory its whole.
+# The screen is cells 0-63: an arm wholly outside it is drawn as one block in the
+# margin, unseen.
 PIXELS = 72
 SEEN_FROM, SEEN_TO = -4, 68
+assert SEEN_TO - SEEN_FROM <= PIXELS
 BAR_LEFT, BAR_SPENT = 3, 4
 SLOTS = np.arange(NUM_SLOTS)
 
@@ -247,8 +250,9 @@ def _revert(state):
     return rules.set_memory(state, "reverting", False)
 
 
-def _click(state, action, game: Game):
-    clicking = action.id == rules.CLICK
+def _click(state, action, game: Game, acting):
+    """A click, where ``acting`` (not the frame that puts back an overlap)."""
+    clicking = acting & (action.id == rules.CLICK)
     left = state.memory["moves_left"]
     state = rules.set_memory(state, "moves_left", jnp.maximum(left - 1, 0), clicking)
     x, y, on_view = rules.clicked_cell(state, action)
@@ -267,7 +271,8 @@ def _all_covered(state):
 
 def rule(state, action, game: Game):
     reverting = state.memory["reverting"]
-    state = rules.where(reverting, _revert(state), _click(state, action, game))
+    state = rules.rarely(reverting, _revert, state)
+    state = _click(state, action, game, ~reverting)
     settled = ~state.memory["reverting"]
     won = settled & _all_covered(state)
     state = rules.next_level(state, len(game.levels), won)

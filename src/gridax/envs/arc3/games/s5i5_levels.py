@@ -142,6 +142,15 @@ def level_of(number: int) -> Level:
                 if drives[b, a] and not np.any(_pixels(sprites[a]) == CAP):
                     # the original's resize would give it a base: the port does not
                     raise ValueError(f"s5i5 level {level.name}: a driven arm has no base")
+        if "myzmclysbl" in button.tags:
+            middle = _pixels(button).shape[0] // 2
+            for a in arms:
+                pixels = _pixels(sprites[a])
+                turned = pixels[1, 1] == _pixels(button)[middle, middle]
+                if turned and not (np.any(pixels == CAP) and np.all(pixels != -1)):
+                    # the original reads such an arm's way anew each quarter it turns:
+                    # the port's turns do not
+                    raise ValueError(f"s5i5 level {level.name}: a turned arm has no base")
     padding = NUM_SLOTS - len(sprites)
     pixels = [_pixels(s) for s in sprites]
     placed = [_placed(s, p) for s, p in zip(sprites, pixels, strict=True)] + [(0,) * 5] * padding
