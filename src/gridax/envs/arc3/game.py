@@ -82,7 +82,7 @@ class Game:
     default as many as the fullest level has; more when the rule adds sprites),
     sprites of at most ``pixel_size`` squared pixels drawn at most ``reach`` cells wide,
     ``max_frames`` frames per action, ``undo_depth`` snapshots for ACTION7 (``UNDO``; 0
-    when the game does not offer it).
+    when the game does not offer it, or undoes in its own rule, as sk48 does).
     """
 
     name: str
@@ -128,8 +128,8 @@ class Game:
             raise ValueError(
                 f"{where}: {len(self.solutions)} solutions for {len(self.levels)} levels"
             )
-        if (UNDO in self.available_actions) != (self.undo_depth > 0):
-            raise ValueError(f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0")
+        if self.undo_depth > 0 and UNDO not in self.available_actions:
+            raise ValueError(f"{where}: undo_depth > 0 needs ACTION7 (undo) offered")
         for number, level in enumerate(self.levels):
             self.level_memory(number)  # named errors for unknown or misshapen values
             if level.grid_size is not None and not all(0 < s <= SCREEN for s in level.grid_size):

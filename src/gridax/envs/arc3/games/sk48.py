@@ -1,0 +1,504 @@
+"""sk48, ARC Prize's public ARC-AGI-3 game (version 41055498), as JAX rules.
+
+Arms of 6-cell segments reach from their bases across a board; blocks of colours lie on
+them. Each arm above the bar (row 53) has a pair below it, of the same base colour,
+whose blocks are the target: the level is won when, for every pair, the blocks lying on
+the upper arm's segments, in order from its base, have the colours of the pair's
+blocks (a marker lights on the pair's blocks as each matches). The bar is 196 moves; a
+move spends one even when nothing moves, and the level is lost when none are left.
+
+- **ACTION1-4** move the selected arm. Along its way it grows: a new segment at the
+  base, the others and the blocks they carry pushed one step outward, unless the last
+  segment would leave the board or enter a wall. Against its way it shrinks: the first
+  segment goes (shown one more frame), the others and their blocks come one step back;
+  an arm of one segment does not shrink. Across its way it slides, base and all, if a
+  rail lies half a step that way from the base's centre and every segment on the board
+  can go; a block a segment pushes moves unless it would leave the board, enter a wall,
+  or lie on or move onto a segment across the move (other than the one pushing it), and
+  pushes the block ahead of it in turn. Growing and shrinking arms slide under blocks
+  that cannot move; a slide stops whole if any of its blocks cannot.
+- A block pushed from off every segment along the move onto one is shadowed for the
+  move; so is a block a growing or shrinking segment cannot push, where no segment along
+  the move lies under it. A move takes two frames (3 cells each), a third when shadows
+  show; a slide stopped by a block leaves its shadows waiting, and the next action,
+  whatever it is, only clears them and ends the move.
+- **ACTION6** on a base above the bar with a pair, or on its pair, selects that arm
+  (its base and its pair's lit: colour 4 drawn 0, their segments in the selected
+  colours).
+- **ACTION7** is the game's own undo (not the engine's): it puts the bases, the arms'
+  lengths and the blocks back as they were after the move before the last (the
+  selection, the moves spent and the shadows stay).
+- A win flashes the blocks on the arms (0 and their colour by turns, 35 frames), then
+  the next level.
+
+The original's structures are memory: the arms (``base``, ``way``, ``count``; their
+segments are drawn from them), its pairs (``pair``), the blocks (``block``), the move in
+progress (``moving``, ``kind``, ``move``, ``moved``), the shadows (``shadow``,
+``shadow_shown``, ``pending``), the win's flash (``flash``, ``flashing``), the markers
+(``lit``) and the undo stack of its moves (``history``, as many entries as the budget
+allows: one a move, and the level's start). The level's constants (``sk48_levels``):
+slots, the board, walls and rails.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games.sk48_levels import (
+    BAR_ROW,
+    BASE_TAG,
+    BUDGET,
+    DATA,
+    FIRST_MARKER,
+    FIRST_SHADOW,
+    GHOST,
+    LEVELS,
+    MAX_ARMS,
+    MAX_BLOCKS,
+    MAX_MARKERS,
+    MAX_RAILS,
+    MAX_SEGMENTS,
+    MAX_WALLS,
+    NUM_SLOTS,
+    SEGMENT,
+    STEP,
+)
+from gridax.envs.arc3.rules import Game, Var
+
+PIXELS = 8
+GROW, SHRINK, SLIDE = 1, 2, 3  # the kinds of move
+HISTORY = BUDGET + 1  # the level's start and one entry a move
+FLASH_FRAMES = 35
+UNLIT, LIT = 4, 0  # a base's colour, and the same colour while its arm is selected
+BAR_LEFT, BAR_SPENT = 2, 3
+BASE = DATA.tags.index(BASE_TAG)
+_NORMAL = DATA.padded_pixels(SEGMENT, PIXELS)
+# Selecting paints 2 as 1, then 3 as 2.
+_SELECTED = np.where(_NORMAL == 2, 1, np.where(_NORMAL == 3, 2, _NORMAL)).astype(np.int8)
+ARMS, SEGMENTS = np.arange(MAX_ARMS), np.arange(MAX_SEGMENTS)
+
+
+# --- where things are -----------------------------------------------------------------
+
+
+def _segments(memory):
+    """``(x, y, exists)``, each ``[arms, segments]``: every segment, chained from its
+    base one step at a time along its arm's way."""
+    base, way = memory["base"], memory["way"]
+    x = base[:, 0:1] + SEGMENTS * STEP * way[:, 0:1]
+    y = base[:, 1:2] + SEGMENTS * STEP * way[:, 1:2]
+    exists = memory["arm_exists"][:, None] & (SEGMENTS < memory["count"][:, None])
+    return x, y, exists
+
+
+def _in_boxes(boxes, x, y):
+    """Whether each point lies in any box ``(x, y, width, height)`` of ``boxes``."""
+    x, y = jnp.asarray(x)[..., None], jnp.asarray(y)[..., None]
+    left, top, width, height = (boxes[:, k] for k in range(4))
+    return jnp.any((x >= left) & (x < left + width) & (y >= top) & (y < top + height), axis=-1)
+
+
+def _blocked(memory, x, y):
+    """A 6-cell sprite at ``(x, y)`` would leave the board or have a wall at its corner."""
+    left, top, right, bottom = (memory["board"][k] for k in range(4))
+    outside = (x < left) | (x + STEP > right) | (y < top) | (y + STEP > bottom)
+    return outside | _in_boxes(memory["walls"], x, y)
+
+
+def _block_at(memory, x, y):
+    """``(index, found)`` of the first block at exactly each ``(x, y)``."""
+    x, y = jnp.asarray(x)[..., None], jnp.asarray(y)[..., None]
+    here = (memory["block"][:, 0] == x) & (memory["block"][:, 1] == y)
+    return jnp.argmax(here, axis=-1), jnp.any(here, axis=-1)
+
+
+def _segment_at(memory, x, y, horizontal, skip=None):
+    """Whether a segment lying ``horizontal`` (or not) is at exactly each ``(x, y)``,
+    ``skip`` (``[arms, segments]``) left out."""
+    sx, sy, exists = _segments(memory)
+    lying = (memory["way"][:, 1] == 0)[:, None] == horizontal
+    candidates = exists & lying if skip is None else exists & lying & ~skip
+    x, y = jnp.asarray(x)[..., None, None], jnp.asarray(y)[..., None, None]
+    return jnp.any(candidates & (sx == x) & (sy == y), axis=(-2, -1))
+
+
+# --- a move ---------------------------------------------------------------------------
+
+
+def _push_chain(memory, first, pusher, step, visited):
+    """The original's recursive push of block ``first`` by segment ``pusher`` (a mask)
+    one ``step``: ``(moves, chain, shadowed)``. The chain is the blocks in a row from
+    ``first`` up to a gap or a block already moving; it moves, whole, unless one of them
+    would leave the board or enter a wall, or lies on or would move onto a segment
+    across the move (the pusher aside, for the first)."""
+    k = jnp.arange(MAX_BLOCKS)
+    x = memory["block"][first, 0] + k * step[0]
+    y = memory["block"][first, 1] + k * step[1]
+    index, found = _block_at(memory, x, y)
+    stops = ~found | visited[index]
+    length = jnp.where(jnp.any(stops), jnp.argmax(stops), MAX_BLOCKS)
+    chain = k < length
+    along = step[0] != 0  # a segment lies along the move if horizontal as the move is
+    across = [
+        jnp.where(k == 0, _segment_at(memory, x, y, ~along, pusher), _segment_at(memory, x, y, ~along)),
+        jnp.where(
+            k == 0,
+            _segment_at(memory, x + step[0], y + step[1], ~along, pusher),
+            _segment_at(memory, x + step[0], y + step[1], ~along),
+        ),
+    ]
+    fails = _blocked(memory, x + step[0], y + step[1]) | across[0] | across[1]
+    moves = ~jnp.any(chain & fails)
+    onto = ~_segment_at(memory, x, y, along) & _segment_at(memory, x + step[0], y + step[1], along)
+    members = jnp.zeros(MAX_BLOCKS, bool).at[index].max(chain)
+    shadowed = jnp.zeros(MAX_BLOCKS, bool).at[index].max(chain & onto)
+    return moves, members, shadowed
+
+
+def _pushes(memory, kind, step):
+    """The selected arm's segments, in order, push the blocks on them and one step
+    ahead: ``(moved, shadowed, stopped)`` (blocks; whether a slide stopped)."""
+    arm = memory["selected"]
+    way = memory["way"][arm]
+    base = memory["base"][arm]
+    against = jnp.all(way == -step)
+
+    def segment_and_offset(t, carry):
+        visited, shadowed, stopped = carry
+        index = t // 2 + (kind == SHRINK)  # a shrinking arm's first segment is gone
+        ahead = t % 2
+        x = base[0] + index * STEP * way[0]
+        y = base[1] + index * STEP * way[1]
+        live = (index < memory["count"][arm]) & ~stopped
+        # A segment that would leave the board stops a slide, unless it is off it now.
+        stuck = _blocked(memory, x + step[0], y + step[1]) & ~against & ~_blocked(memory, x, y)
+        stuck = (ahead == 0) & stuck & (kind == SLIDE)
+        stopped = stopped | (live & stuck)
+        live = live & ~stuck
+        pusher = (ARMS == arm)[:, None] & (SEGMENTS == index)[None, :]
+        block, found = _block_at(memory, x + ahead * step[0], y + ahead * step[1])
+        pushing = live & found & ~visited[block]
+        moves, chain, onto = _push_chain(memory, block, pusher, step, visited)
+        visited = visited | (pushing & moves & chain)
+        shadowed = shadowed | (pushing & moves & onto)
+        held = pushing & ~moves
+        stopped = stopped | (held & (kind == SLIDE))
+        bare = ~_segment_at(memory, memory["block"][block, 0], memory["block"][block, 1], step[0] != 0)
+        shadowed = shadowed.at[block].max(held & (kind != SLIDE) & bare)
+        return visited, shadowed, stopped
+
+    none = jnp.zeros(MAX_BLOCKS, bool)
+    return jax.lax.fori_loop(
+        0, 2 * MAX_SEGMENTS, segment_and_offset, (none, none, jnp.bool_(False))
+    )
+
+
+def _move(state, action, when):
+    """An arrow: ``(state, animating)``."""
+    memory = state.memory
+    step = rules.arrow_step(action) * STEP
+    arm = memory["selected"]
+    way, base, count = memory["way"][arm], memory["base"][arm], memory["count"][arm]
+    kind = jnp.where(
+        jnp.all(step == way * STEP), GROW, jnp.where(jnp.all(step == -way * STEP), SHRINK, SLIDE)
+    )
+    last = base + (count - 1) * STEP * way
+    rail = (base[0] + 2 + step[0] // 2, base[1] + 2 + step[1] // 2)
+    tried = jnp.where(
+        kind == GROW,
+        ~_blocked(memory, last[0] + step[0], last[1] + step[1]),
+        jnp.where(kind == SHRINK, count > 1, _in_boxes(memory["rails"], *rail)),
+    )
+    moved, shadowed, stopped = _pushes(memory, kind, step)
+    shadowed = shadowed & tried
+    animating = when & tried & ~stopped
+    state = rules.set_memory(state, "moves_left", memory["moves_left"] - 1, when)
+    state = rules.set_memory(state, "pending", jnp.any(shadowed), when)
+    growth = jnp.where(kind == GROW, 1, jnp.where(kind == SHRINK, -1, 0))
+    new_count = memory["count"].at[arm].add(growth)
+    new_base = memory["base"].at[arm].add(jnp.where(kind == SLIDE, step, 0))
+    new_block = memory["block"] + jnp.where(moved[:, None], step, 0)
+    for name, value in (
+        ("count", new_count),
+        ("base", new_base),
+        ("block", new_block),
+        ("moving", True),
+        ("kind", kind),
+        ("move", step // STEP),
+        ("moved", moved),
+        ("shadow", shadowed),
+        ("shadow_shown", jnp.any(shadowed)),
+        ("shadow_turns", jnp.where(step[0] != 0, 0, 1)),
+    ):
+        state = rules.set_memory(state, name, value, animating)
+    return state, animating
+
+
+# --- what a level's state means ---------------------------------------------------------
+
+
+def _blocks_on_arms(memory):
+    """``(colour, count, on_any)``: the colours of the blocks on each arm's segments in
+    order from its base, compacted (``[arms, segments]``), how many, and which blocks
+    lie on any arm."""
+    sx, sy, exists = _segments(memory)
+    on = (
+        exists[..., None]
+        & (memory["block"][:, 0] == sx[..., None])
+        & (memory["block"][:, 1] == sy[..., None])
+    )
+    has = jnp.any(on, axis=-1)
+    colour = memory["block_colour"][jnp.argmax(on, axis=-1)]
+    rank = jnp.cumsum(has, axis=1) - 1
+    placed = has[..., None] & (rank[..., None] == SEGMENTS)  # [arm, segment, k]
+    compact = jnp.sum(jnp.where(placed, colour[..., None], 0), axis=1)
+    return compact, jnp.sum(has, axis=1), jnp.any(on, axis=(0, 1))
+
+
+def _markers(memory):
+    """``(won, lit)``: every marker lit, and which are: marker ``k`` of an arm's pair is
+    lit when the arm has a ``k``-th block and it is of the pair's ``k``-th block's colour."""
+    colour, count, _ = _blocks_on_arms(memory)
+    arm = jnp.maximum(memory["marker_arm"], 0)
+    pair = jnp.maximum(memory["pair"][arm], 0)
+    k = memory["marker_index"]
+    lit = (k < count[arm]) & (colour[arm, k] == colour[pair, k]) & (memory["marker_arm"] >= 0)
+    return jnp.all(lit | (memory["marker_arm"] < 0)), lit
+
+
+def _entry(memory):
+    """What the undo stack keeps of a move: bases, arm lengths and blocks."""
+    return jnp.concatenate(
+        [memory["base"].T.ravel(), memory["count"], memory["block"].T.ravel()]
+    ).astype(jnp.int8)
+
+
+def _restore(state, entry, when):
+    a, b = MAX_ARMS, MAX_BLOCKS
+    entry = entry.astype(jnp.int32)
+    state = rules.set_memory(state, "base", entry[: 2 * a].reshape(2, a).T, when)
+    state = rules.set_memory(state, "count", entry[2 * a : 3 * a], when)
+    return rules.set_memory(state, "block", entry[3 * a :].reshape(2, b).T, when)
+
+
+def _push_history(state, when):
+    size = state.memory["history_size"]
+    history = state.memory["history"].at[size].set(_entry(state.memory), mode="drop")
+    state = rules.set_memory(state, "history", history, when)
+    return rules.set_memory(state, "history_size", jnp.minimum(size + 1, HISTORY), when)
+
+
+def _light_markers(state, when):
+    won, lit = _markers(state.memory)
+    return rules.set_memory(state, "lit", lit, when), won
+
+
+# --- the frames of an action ------------------------------------------------------------
+
+
+def _flash(state, game: Game, when):
+    """A frame of the win's flash; the last starts the next level."""
+    memory = state.memory
+    n = memory["flash"]
+    black = ((n // 5) % 2 == 0) | (n >= 25)
+    colour = jnp.where(black, 0, memory["block_colour"])
+    slots = memory["block_slot"]
+    which = jnp.zeros(NUM_SLOTS, bool).at[slots].set(memory["flashing"], mode="drop")
+    per_slot = jnp.zeros(NUM_SLOTS, jnp.int32).at[slots].set(colour, mode="drop")
+    state = rules.recolour(state, which, None, per_slot, when)
+    state = rules.set_memory(state, "flash", n + 1, when)
+    done = when & (n + 1 >= FLASH_FRAMES)
+    state = rules.complete(state, done)
+    return rules.next_level(state, len(game.levels), done)
+
+
+def _settle(state, when):
+    """The frames after a move's first: the second half of the move; then shadows
+    hidden; then the win checked, or the move ended (kept for undo)."""
+    memory = state.memory
+    was_moving = memory["moving"]
+    state = rules.set_memory(state, "moving", False, when)
+    showing = when & was_moving & memory["pending"]  # shadows stay a frame
+    clearing = when & ~was_moving
+    state = rules.set_memory(state, "shadow_shown", False, clearing)
+    state = rules.set_memory(state, "pending", False, clearing)
+    checking = when & ~showing
+    state, won = _light_markers(state, checking)
+    winning = checking & won
+    _, _, on_any = _blocks_on_arms(state.memory)
+    state = rules.set_memory(state, "flash", 0, winning)
+    state = rules.set_memory(state, "flashing", on_any, winning)
+    state = rules.set_memory(state, "lit", False, winning)
+    ending = checking & ~won
+    state = _push_history(state, ending)
+    return _end_action(state, ending)
+
+
+def _end_action(state, when):
+    state = rules.complete(state, when)
+    return rules.lose(state, when & (state.memory["moves_left"] <= 0))
+
+
+def _select(state, action, game: Game, when):
+    """A click on a base above the bar with a pair, or on its pair: that arm selected."""
+    memory = state.memory
+    x, y, on_view = rules.clicked_cell(state, action)
+    hit = jnp.where(on_view, rules.sprite_at(state, x, y, game, tag=BASE), -1)
+    pair, slot = memory["pair"], memory["base_slot"]
+    pair_slot = jnp.where(pair >= 0, slot[jnp.maximum(pair, 0)], -2)
+    chosen = (pair >= 0) & (hit >= 0) & ((slot == hit) | (pair_slot == hit))
+    chosen = chosen & (ARMS != memory["selected"])
+    picking = when & jnp.any(chosen)
+    arm = jnp.argmax(chosen)
+    state = rules.recolour(state, _lit_slots(memory, memory["selected"]), LIT, UNLIT, picking)
+    state = rules.recolour(state, _lit_slots(memory, arm), UNLIT, LIT, picking)
+    return rules.set_memory(state, "selected", arm, picking)
+
+
+def _lit_slots(memory, arm):
+    """The slots of an arm's base and its pair's, as a mask."""
+    pair = memory["pair"][arm]
+    slots = jnp.stack([memory["base_slot"][arm], jnp.where(pair >= 0, memory["base_slot"][pair], NUM_SLOTS)])
+    return jnp.zeros(NUM_SLOTS, bool).at[slots].set(True, mode="drop")
+
+
+def _undo(state, when):
+    size = state.memory["history_size"]
+    undoing = when & (size >= 2)
+    state = _restore(state, state.memory["history"][jnp.maximum(size - 2, 0)], undoing)
+    state = rules.set_memory(state, "history_size", size - 1, undoing)
+    state, _ = _light_markers(state, undoing)
+    return state
+
+
+def rule(state, action, game: Game):
+    memory = state.memory
+    flashing = memory["flash"] >= 0
+    settling = ~flashing & (memory["moving"] | memory["pending"])
+    acting = ~flashing & ~settling
+    state = _flash(state, game, flashing)
+    state = _settle(state, settling)
+    state = _select(state, action, game, acting & (action.id == rules.CLICK))
+    state = _undo(state, acting & (action.id == rules.UNDO))
+    arrow = acting & (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4)
+    state, animating = _move(state, action, arrow)
+    state = _end_action(state, acting & ~animating)
+    return _draw(state)
+
+
+def on_set_level(state, game: Game):
+    """The first arm selected, the markers lit where blocks match, the level's start
+    kept for undo, the arms drawn."""
+    state = rules.recolour(state, _lit_slots(state.memory, 0), UNLIT, LIT)
+    state, _ = _light_markers(state, True)
+    return _draw(_push_history(state, True))
+
+
+# --- drawing --------------------------------------------------------------------------
+
+
+def _draw(state):
+    """The sprites placed, shown and painted as the memory says; the first frame of a
+    move draws what moves half a step (3 cells) short."""
+    memory = state.memory
+    table = state.table
+    arm = memory["selected"]
+    half = jnp.where(memory["moving"], memory["move"] * (STEP // 2), 0)
+    kind = memory["kind"]
+    sx, sy, exists = _segments(memory)
+    arms, index = ARMS[:, None], SEGMENTS[None, :]
+    short = (arms == arm) & ((kind != GROW) | (index >= 1))
+    sx, sy = sx - jnp.where(short, half[0], 0), sy - jnp.where(short, half[1], 0)
+    base_short = (ARMS == arm) & (kind == SLIDE)
+    bases = memory["base"] - jnp.where(base_short[:, None], half, 0)
+    blocks = memory["block"] - jnp.where(memory["moved"][:, None], half, 0)
+    ghost = memory["base"][arm]
+    x = table.x.at[:GHOST].set(sx.ravel()).at[GHOST].set(ghost[0])
+    y = table.y.at[:GHOST].set(sy.ravel()).at[GHOST].set(ghost[1])
+    x = x.at[memory["base_slot"]].set(bases[:, 0], mode="drop")
+    y = y.at[memory["base_slot"]].set(bases[:, 1], mode="drop")
+    x = x.at[memory["block_slot"]].set(blocks[:, 0], mode="drop")
+    y = y.at[memory["block_slot"]].set(blocks[:, 1], mode="drop")
+    x = x.at[FIRST_SHADOW:].set(blocks[:, 0])
+    y = y.at[FIRST_SHADOW:].set(blocks[:, 1])
+    shrinking = memory["moving"] & (kind == SHRINK)
+    visible = (
+        table.visible.at[:GHOST]
+        .set(exists.ravel())
+        .at[GHOST]
+        .set(shrinking)
+        .at[FIRST_MARKER:FIRST_SHADOW]
+        .set(memory["lit"])
+        .at[FIRST_SHADOW:]
+        .set(memory["shadow_shown"] & memory["shadow"])
+    )
+    lit = (ARMS == arm) | (ARMS == memory["pair"][arm])
+    painted = jnp.repeat(lit, MAX_SEGMENTS)
+    pixels = jnp.where(painted[:, None, None], _SELECTED, _NORMAL)
+    pixels = table.pixels.at[:GHOST].set(pixels).at[GHOST].set(_SELECTED)
+    turns = memory["turns"][arm]
+    quarter_turns = table.quarter_turns.at[GHOST].set(turns).at[FIRST_SHADOW:].set(
+        memory["shadow_turns"]
+    )
+    layer = table.layer.at[GHOST].set(jnp.where(turns % 2 == 0, 1, 0))
+    columns = (x, y, visible, pixels, quarter_turns, layer)
+    table = eqx.tree_at(
+        lambda t: (t.x, t.y, t.visible, t.pixels, t.quarter_turns, t.layer), table, columns
+    )
+    return eqx.tree_at(lambda s: s.table, state, table)
+
+
+def ui(state, frame, game: Game):
+    """The bar: ``ceil(64 * left / 196)`` pixels of row 53 in colour 2, the rest 3."""
+    full = (16 * state.memory["moves_left"] + 48) // 49  # = ceil(64 * left / 196)
+    frame = rules.draw_rect(frame, 0, BAR_ROW, rules.SCREEN, 1, BAR_SPENT)
+    return rules.draw_rect(frame, 0, BAR_ROW, full, 1, BAR_LEFT)
+
+
+GAME = Game(
+    **DATA.game_fields(),
+    levels=LEVELS,
+    rule=rule,
+    num_slots=NUM_SLOTS,
+    pixel_size=PIXELS,
+    reach=rules.SCREEN,
+    memory={
+        "moves_left": Var(value=BUDGET),
+        "selected": Var(),
+        "arm_exists": Var("bool", (MAX_ARMS,)),
+        "base": Var("int32", (MAX_ARMS, 2)),
+        "way": Var("int32", (MAX_ARMS, 2)),
+        "turns": Var("int32", (MAX_ARMS,)),
+        "count": Var("int32", (MAX_ARMS,)),
+        "pair": Var("int32", (MAX_ARMS,), -1),
+        "base_slot": Var("int32", (MAX_ARMS,)),
+        "block": Var("int32", (MAX_BLOCKS, 2)),
+        "block_colour": Var("int32", (MAX_BLOCKS,)),
+        "block_slot": Var("int32", (MAX_BLOCKS,)),
+        "board": Var("int32", (4,)),
+        "walls": Var("int32", (MAX_WALLS, 4)),
+        "rails": Var("int32", (MAX_RAILS, 4)),
+        "marker_arm": Var("int32", (MAX_MARKERS,), -1),
+        "marker_index": Var("int32", (MAX_MARKERS,)),
+        "moving": Var("bool"),
+        "kind": Var(),
+        "move": Var("int32", (2,)),
+        "moved": Var("bool", (MAX_BLOCKS,)),
+        "shadow": Var("bool", (MAX_BLOCKS,)),
+        "shadow_shown": Var("bool"),
+        "shadow_turns": Var(),
+        "pending": Var("bool"),
+        "flash": Var(value=-1),
+        "flashing": Var("bool", (MAX_BLOCKS,)),
+        "lit": Var("bool", (MAX_MARKERS,)),
+        "history": Var("int8", (HISTORY, 3 * MAX_ARMS + 2 * MAX_BLOCKS)),
+        "history_size": Var(),
+    },
+    max_frames=3 + FLASH_FRAMES + 1,  # a move, its shadows, the flash, the next level
+    ui=ui,
+    on_set_level=on_set_level,
+)
