@@ -89,16 +89,22 @@ def _segments(memory):
     """``(x, y, exists)``, each ``[arms, segments]``: every segment, chained from its
     base one step at a time along its arm's way."""
     base, way = memory["base"], memory["way"]
-    x = base[:, 0:1] + SEGMENTS * STEP * way[:, 0:1]
-    y = base[:, 1:2] + SEGMENTS * STEP * way[:, 1:2]
-    exists = memory["arm_exists"][:, None] & (SEGMENTS < memory["count"][:, None])
+    x = base[:, 0:1] + SEGMENTS[None, :] * STEP * way[:, 0:1]
+    y = base[:, 1:2] + SEGMENTS[None, :] * STEP * way[:, 1:2]
+    exists = memory["arm_exists"][:, None] & (memory["count"][:, None] > SEGMENTS[None, :])
     return x, y, exists
+
+
+def _beside(values, points):
+    """``values`` with a leading axis per axis of ``points``, to compare each point with
+    every value."""
+    return jnp.reshape(values, (1,) * jnp.ndim(points) + jnp.shape(values))
 
 
 def _in_boxes(boxes, x, y):
     """Whether each point lies in any box ``(x, y, width, height)`` of ``boxes``."""
+    left, top, width, height = (_beside(boxes[:, k], x) for k in range(4))
     x, y = jnp.asarray(x)[..., None], jnp.asarray(y)[..., None]
-    left, top, width, height = (boxes[:, k] for k in range(4))
     return jnp.any((x >= left) & (x < left + width) & (y >= top) & (y < top + height), axis=-1)
 
 
@@ -111,8 +117,9 @@ def _blocked(memory, x, y):
 
 def _block_at(memory, x, y):
     """``(index, found)`` of the first block at exactly each ``(x, y)``."""
-    x, y = jnp.asarray(x)[..., None], jnp.asarray(y)[..., None]
-    here = (memory["block"][:, 0] == x) & (memory["block"][:, 1] == y)
+    here = (_beside(memory["block"][:, 0], x) == jnp.asarray(x)[..., None]) & (
+        _beside(memory["block"][:, 1], y) == jnp.asarray(y)[..., None]
+    )
     return jnp.argmax(here, axis=-1), jnp.any(here, axis=-1)
 
 
@@ -122,8 +129,10 @@ def _segment_at(memory, x, y, horizontal, skip=None):
     sx, sy, exists = _segments(memory)
     lying = (memory["way"][:, 1] == 0)[:, None] == horizontal
     candidates = exists & lying if skip is None else exists & lying & ~skip
-    x, y = jnp.asarray(x)[..., None, None], jnp.asarray(y)[..., None, None]
-    return jnp.any(candidates & (sx == x) & (sy == y), axis=(-2, -1))
+    here = (_beside(sx, x) == jnp.asarray(x)[..., None, None]) & (
+        _beside(sy, y) == jnp.asarray(y)[..., None, None]
+    )
+    return jnp.any(_beside(candidates, x) & here, axis=(-2, -1))
 
 
 # --- a move ---------------------------------------------------------------------------
@@ -144,7 +153,9 @@ def _push_chain(memory, first, pusher, step, visited):
     chain = k < length
     along = step[0] != 0  # a segment lies along the move if horizontal as the move is
     across = [
-        jnp.where(k == 0, _segment_at(memory, x, y, ~along, pusher), _segment_at(memory, x, y, ~along)),
+        jnp.where(
+            k == 0, _segment_at(memory, x, y, ~along, pusher), _segment_at(memory, x, y, ~along)
+        ),
         jnp.where(
             k == 0,
             _segment_at(memory, x + step[0], y + step[1], ~along, pusher),
@@ -169,7 +180,7 @@ def _pushes(memory, kind, step):
 
     def segment_and_offset(t, carry):
         visited, shadowed, stopped = carry
-        index = t // 2 + (kind == SHRINK)  # a shrinking arm's first segment is gone
+        index = t // 2 + jnp.where(kind == SHRINK, 1, 0)  # a shrinking arm lost its first
         ahead = t % 2
         x = base[0] + index * STEP * way[0]
         y = base[1] + index * STEP * way[1]
@@ -179,7 +190,7 @@ def _pushes(memory, kind, step):
         stuck = (ahead == 0) & stuck & (kind == SLIDE)
         stopped = stopped | (live & stuck)
         live = live & ~stuck
-        pusher = (ARMS == arm)[:, None] & (SEGMENTS == index)[None, :]
+        pusher = (arm == ARMS)[:, None] & (index == SEGMENTS)[None, :]
         block, found = _block_at(memory, x + ahead * step[0], y + ahead * step[1])
         pushing = live & found & ~visited[block]
         moves, chain, onto = _push_chain(memory, block, pusher, step, visited)
@@ -187,7 +198,9 @@ def _pushes(memory, kind, step):
         shadowed = shadowed | (pushing & moves & onto)
         held = pushing & ~moves
         stopped = stopped | (held & (kind == SLIDE))
-        bare = ~_segment_at(memory, memory["block"][block, 0], memory["block"][block, 1], step[0] != 0)
+        bare = ~_segment_at(
+            memory, memory["block"][block, 0], memory["block"][block, 1], step[0] != 0
+        )
         shadowed = shadowed.at[block].max(held & (kind != SLIDE) & bare)
         return visited, shadowed, stopped
 
@@ -221,7 +234,7 @@ def _move(state, action, when):
     growth = jnp.where(kind == GROW, 1, jnp.where(kind == SHRINK, -1, 0))
     new_count = memory["count"].at[arm].add(growth)
     new_base = memory["base"].at[arm].add(jnp.where(kind == SLIDE, step, 0))
-    new_block = memory["block"] + jnp.where(moved[:, None], step, 0)
+    new_block = memory["block"] + jnp.where(moved[:, None], step[None, :], 0)
     for name, value in (
         ("count", new_count),
         ("base", new_base),
@@ -248,13 +261,13 @@ def _blocks_on_arms(memory):
     sx, sy, exists = _segments(memory)
     on = (
         exists[..., None]
-        & (memory["block"][:, 0] == sx[..., None])
-        & (memory["block"][:, 1] == sy[..., None])
+        & (memory["block"][None, None, :, 0] == sx[..., None])
+        & (memory["block"][None, None, :, 1] == sy[..., None])
     )
     has = jnp.any(on, axis=-1)
     colour = memory["block_colour"][jnp.argmax(on, axis=-1)]
     rank = jnp.cumsum(has, axis=1) - 1
-    placed = has[..., None] & (rank[..., None] == SEGMENTS)  # [arm, segment, k]
+    placed = has[..., None] & (rank[..., None] == SEGMENTS[None, None, :])  # [arm, segment, k]
     compact = jnp.sum(jnp.where(placed, colour[..., None], 0), axis=1)
     return compact, jnp.sum(has, axis=1), jnp.any(on, axis=(0, 1))
 
@@ -351,7 +364,7 @@ def _select(state, action, game: Game, when):
     pair, slot = memory["pair"], memory["base_slot"]
     pair_slot = jnp.where(pair >= 0, slot[jnp.maximum(pair, 0)], -2)
     chosen = (pair >= 0) & (hit >= 0) & ((slot == hit) | (pair_slot == hit))
-    chosen = chosen & (ARMS != memory["selected"])
+    chosen = chosen & (memory["selected"] != ARMS)
     picking = when & jnp.any(chosen)
     arm = jnp.argmax(chosen)
     state = rules.recolour(state, _lit_slots(memory, memory["selected"]), LIT, UNLIT, picking)
@@ -362,7 +375,9 @@ def _select(state, action, game: Game, when):
 def _lit_slots(memory, arm):
     """The slots of an arm's base and its pair's, as a mask."""
     pair = memory["pair"][arm]
-    slots = jnp.stack([memory["base_slot"][arm], jnp.where(pair >= 0, memory["base_slot"][pair], NUM_SLOTS)])
+    slots = jnp.stack(
+        [memory["base_slot"][arm], jnp.where(pair >= 0, memory["base_slot"][pair], NUM_SLOTS)]
+    )
     return jnp.zeros(NUM_SLOTS, bool).at[slots].set(True, mode="drop")
 
 
@@ -413,9 +428,9 @@ def _draw(state):
     arms, index = ARMS[:, None], SEGMENTS[None, :]
     short = (arms == arm) & ((kind != GROW) | (index >= 1))
     sx, sy = sx - jnp.where(short, half[0], 0), sy - jnp.where(short, half[1], 0)
-    base_short = (ARMS == arm) & (kind == SLIDE)
-    bases = memory["base"] - jnp.where(base_short[:, None], half, 0)
-    blocks = memory["block"] - jnp.where(memory["moved"][:, None], half, 0)
+    base_short = (arm == ARMS) & (kind == SLIDE)
+    bases = memory["base"] - jnp.where(base_short[:, None], half[None, :], 0)
+    blocks = memory["block"] - jnp.where(memory["moved"][:, None], half[None, :], 0)
     ghost = memory["base"][arm]
     x = table.x.at[:GHOST].set(sx.ravel()).at[GHOST].set(ghost[0])
     y = table.y.at[:GHOST].set(sy.ravel()).at[GHOST].set(ghost[1])
@@ -436,13 +451,13 @@ def _draw(state):
         .at[FIRST_SHADOW:]
         .set(memory["shadow_shown"] & memory["shadow"])
     )
-    lit = (ARMS == arm) | (ARMS == memory["pair"][arm])
+    lit = (arm == ARMS) | (memory["pair"][arm] == ARMS)
     painted = jnp.repeat(lit, MAX_SEGMENTS)
-    pixels = jnp.where(painted[:, None, None], _SELECTED, _NORMAL)
+    pixels = jnp.where(painted[:, None, None], _SELECTED[None], _NORMAL[None])
     pixels = table.pixels.at[:GHOST].set(pixels).at[GHOST].set(_SELECTED)
     turns = memory["turns"][arm]
-    quarter_turns = table.quarter_turns.at[GHOST].set(turns).at[FIRST_SHADOW:].set(
-        memory["shadow_turns"]
+    quarter_turns = (
+        table.quarter_turns.at[GHOST].set(turns).at[FIRST_SHADOW:].set(memory["shadow_turns"])
     )
     layer = table.layer.at[GHOST].set(jnp.where(turns % 2 == 0, 1, 0))
     columns = (x, y, visible, pixels, quarter_turns, layer)
@@ -457,6 +472,138 @@ def ui(state, frame, game: Game):
     full = (16 * state.memory["moves_left"] + 48) // 49  # = ceil(64 * left / 196)
     frame = rules.draw_rect(frame, 0, BAR_ROW, rules.SCREEN, 1, BAR_SPENT)
     return rules.draw_rect(frame, 0, BAR_ROW, full, 1, BAR_LEFT)
+
+
+# A winning run of each level (tests/tools/solve_sk48.py: a beam search over moves and
+# clicks on a plain-Python model of the rules), checked on the official file (the
+# recorded trace's last episode).
+SOLUTIONS = (
+    (1, 1, 1, 4, 4, 4, 4, 3, 2, 2, 4, 3, 1, 4),
+    (1, 1, 4, 4, 4, 4, 1, 3, 3, 1, 4, 4, 2, 2, 4, 1, 4, 3, 3, 1, 4, 4, 3, 3, 1, 4, 4),
+    (
+        1,
+        1,
+        1,
+        1,
+        4,
+        4,
+        4,
+        2,
+        2,
+        3,
+        2,
+        2,
+        4,
+        1,
+        1,
+        3,
+        1,
+        4,
+        2,
+        3,
+        1,
+        1,
+        1,
+        4,
+        2,
+        2,
+        2,
+        3,
+        1,
+        1,
+        1,
+        1,
+        4,
+    ),
+    (1, 1, 3, 4, 1, 4, 1, 3, 3, 1, 3, 2, 4, 4, 2, 3, 1, (6, 36, 1), 2, 2, 2, 2),
+    (
+        1,
+        3,
+        3,
+        4,
+        4,
+        4,
+        1,
+        4,
+        2,
+        3,
+        3,
+        2,
+        3,
+        3,
+        3,
+        4,
+        4,
+        2,
+        4,
+        4,
+        4,
+        4,
+        4,
+        3,
+        3,
+        3,
+        3,
+        3,
+        1,
+        4,
+        1,
+        1,
+        4,
+        4,
+        4,
+        2,
+        3,
+        3,
+        3,
+        2,
+        2,
+        4,
+        4,
+        4,
+        4,
+    ),
+    (
+        2,
+        4,
+        4,
+        4,
+        (6, 30, 3),
+        2,
+        2,
+        4,
+        2,
+        1,
+        4,
+        2,
+        1,
+        4,
+        2,
+        2,
+        3,
+        3,
+        (6, 6, 33),
+        3,
+        2,
+        4,
+        3,
+        2,
+        4,
+        4,
+        1,
+        (6, 36, 3),
+        4,
+        2,
+        2,
+        1,
+        1,
+        (6, 6, 39),
+        4,
+        4,
+    ),
+    (4, 4, (6, 30, 3), 2, 3, 2, 4, 4, 4, 2, 3, (6, 6, 27), 4, 2, 2, 4, 1, 1, 3, 1, 4, 4, 4),
+    (4, 4, (6, 30, 3), 2, 2, 4, 2, 3, 2, 2, 2, 1, 1, 1, 4, (6, 6, 27), 4, 4, 4, 4, 3, 2, 3, 1),
+)
 
 
 GAME = Game(
@@ -501,4 +648,5 @@ GAME = Game(
     max_frames=3 + FLASH_FRAMES + 1,  # a move, its shadows, the flash, the next level
     ui=ui,
     on_set_level=on_set_level,
+    solutions=SOLUTIONS,
 )
