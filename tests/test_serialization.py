@@ -271,7 +271,8 @@ def test_a_state_of_another_layout_is_refused_naming_the_leaf(tmp_path):
     such a checkpoint is refused, not loaded into shapes no step expects."""
     env = gridax.make("Arc3-Lights-v0")
     like, _ = env.reset(jax.random.key(0))
-    snapshot = jax.tree.map(lambda h: jnp.zeros((1, *h.shape[1:]), h.dtype), like.game_state.history)
+    history = like.game_state.history
+    snapshot = jax.tree.map(lambda h: jnp.zeros((1, *h.shape[1:]), h.dtype), history)
     old = eqx.tree_at(lambda s: s.game_state.history, like, snapshot)
     save_state(tmp_path / "old.ckpt", old, env)
     with pytest.raises(ValueError, match=r"old\.ckpt.*'history'.*'table'.*from \(0, .* to \(1,"):
