@@ -37,17 +37,19 @@ progress (``moving``, ``kind``, ``move``, ``moved``), the shadows (``shadow``,
 ``shadow_shown``, ``pending``), the win's flash (``flash``, ``flashing``), the markers
 (``lit``) and the undo stack of its moves (``history``, as many entries as the budget
 allows: one a move, and the level's start). The level's constants (``sk48_levels``):
-slots, the board, walls and rails.
+slots, the board, walls and rails; where segments are and what a move pushes
+(``sk48_arms``).
 """
 
 from __future__ import annotations
 
 import equinox as eqx
-import jax
 import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games import sk48_arms as arms
+from gridax.envs.arc3.games.sk48_arms import ARMS, GROW, SEGMENTS, SHRINK, SLIDE
 from gridax.envs.arc3.games.sk48_levels import (
     BAR_ROW,
     BASE_TAG,
@@ -70,7 +72,6 @@ from gridax.envs.arc3.games.sk48_levels import (
 from gridax.envs.arc3.rules import Game, Var
 
 PIXELS = 8
-GROW, SHRINK, SLIDE = 1, 2, 3  # the kinds of move
 HISTORY = BUDGET + 1  # the level's start and one entry a move
 FLASH_FRAMES = 35
 UNLIT, LIT = 4, 0  # a base's colour, and the same colour while its arm is selected
@@ -79,135 +80,6 @@ BASE = DATA.tags.index(BASE_TAG)
 _NORMAL = DATA.padded_pixels(SEGMENT, PIXELS)
 # Selecting paints 2 as 1, then 3 as 2.
 _SELECTED = np.where(_NORMAL == 2, 1, np.where(_NORMAL == 3, 2, _NORMAL)).astype(np.int8)
-ARMS, SEGMENTS = np.arange(MAX_ARMS), np.arange(MAX_SEGMENTS)
-
-
-# --- where things are -----------------------------------------------------------------
-
-
-def _segments(memory):
-    """``(x, y, exists)``, each ``[arms, segments]``: every segment, chained from its
-    base one step at a time along its arm's way."""
-    base, way = memory["base"], memory["way"]
-    x = base[:, 0:1] + SEGMENTS[None, :] * STEP * way[:, 0:1]
-    y = base[:, 1:2] + SEGMENTS[None, :] * STEP * way[:, 1:2]
-    exists = memory["arm_exists"][:, None] & (memory["count"][:, None] > SEGMENTS[None, :])
-    return x, y, exists
-
-
-def _beside(values, points):
-    """``values`` with a leading axis per axis of ``points``, to compare each point with
-    every value."""
-    return jnp.reshape(values, (1,) * jnp.ndim(points) + jnp.shape(values))
-
-
-def _in_boxes(boxes, x, y):
-    """Whether each point lies in any box ``(x, y, width, height)`` of ``boxes``."""
-    left, top, width, height = (_beside(boxes[:, k], x) for k in range(4))
-    x, y = jnp.asarray(x)[..., None], jnp.asarray(y)[..., None]
-    return jnp.any((x >= left) & (x < left + width) & (y >= top) & (y < top + height), axis=-1)
-
-
-def _blocked(memory, x, y):
-    """A 6-cell sprite at ``(x, y)`` would leave the board or have a wall at its corner."""
-    left, top, right, bottom = (memory["board"][k] for k in range(4))
-    outside = (x < left) | (x + STEP > right) | (y < top) | (y + STEP > bottom)
-    return outside | _in_boxes(memory["walls"], x, y)
-
-
-def _block_at(memory, x, y):
-    """``(index, found)`` of the first block at exactly each ``(x, y)``."""
-    here = (_beside(memory["block"][:, 0], x) == jnp.asarray(x)[..., None]) & (
-        _beside(memory["block"][:, 1], y) == jnp.asarray(y)[..., None]
-    )
-    return jnp.argmax(here, axis=-1), jnp.any(here, axis=-1)
-
-
-def _segment_at(memory, x, y, horizontal, skip=None):
-    """Whether a segment lying ``horizontal`` (or not) is at exactly each ``(x, y)``,
-    ``skip`` (``[arms, segments]``) left out."""
-    sx, sy, exists = _segments(memory)
-    lying = (memory["way"][:, 1] == 0)[:, None] == horizontal
-    candidates = exists & lying if skip is None else exists & lying & ~skip
-    here = (_beside(sx, x) == jnp.asarray(x)[..., None, None]) & (
-        _beside(sy, y) == jnp.asarray(y)[..., None, None]
-    )
-    return jnp.any(_beside(candidates, x) & here, axis=(-2, -1))
-
-
-# --- a move ---------------------------------------------------------------------------
-
-
-def _push_chain(memory, first, pusher, step, visited):
-    """The original's recursive push of block ``first`` by segment ``pusher`` (a mask)
-    one ``step``: ``(moves, chain, shadowed)``. The chain is the blocks in a row from
-    ``first`` up to a gap or a block already moving; it moves, whole, unless one of them
-    would leave the board or enter a wall, or lies on or would move onto a segment
-    across the move (the pusher aside, for the first)."""
-    k = jnp.arange(MAX_BLOCKS)
-    x = memory["block"][first, 0] + k * step[0]
-    y = memory["block"][first, 1] + k * step[1]
-    index, found = _block_at(memory, x, y)
-    stops = ~found | visited[index]
-    length = jnp.where(jnp.any(stops), jnp.argmax(stops), MAX_BLOCKS)
-    chain = k < length
-    along = step[0] != 0  # a segment lies along the move if horizontal as the move is
-    across = [
-        jnp.where(
-            k == 0, _segment_at(memory, x, y, ~along, pusher), _segment_at(memory, x, y, ~along)
-        ),
-        jnp.where(
-            k == 0,
-            _segment_at(memory, x + step[0], y + step[1], ~along, pusher),
-            _segment_at(memory, x + step[0], y + step[1], ~along),
-        ),
-    ]
-    fails = _blocked(memory, x + step[0], y + step[1]) | across[0] | across[1]
-    moves = ~jnp.any(chain & fails)
-    onto = ~_segment_at(memory, x, y, along) & _segment_at(memory, x + step[0], y + step[1], along)
-    members = jnp.zeros(MAX_BLOCKS, bool).at[index].max(chain)
-    shadowed = jnp.zeros(MAX_BLOCKS, bool).at[index].max(chain & onto)
-    return moves, members, shadowed
-
-
-def _pushes(memory, kind, step):
-    """The selected arm's segments, in order, push the blocks on them and one step
-    ahead: ``(moved, shadowed, stopped)`` (blocks; whether a slide stopped)."""
-    arm = memory["selected"]
-    way = memory["way"][arm]
-    base = memory["base"][arm]
-    against = jnp.all(way == -step)
-
-    def segment_and_offset(t, carry):
-        visited, shadowed, stopped = carry
-        index = t // 2 + jnp.where(kind == SHRINK, 1, 0)  # a shrinking arm lost its first
-        ahead = t % 2
-        x = base[0] + index * STEP * way[0]
-        y = base[1] + index * STEP * way[1]
-        live = (index < memory["count"][arm]) & ~stopped
-        # A segment that would leave the board stops a slide, unless it is off it now.
-        stuck = _blocked(memory, x + step[0], y + step[1]) & ~against & ~_blocked(memory, x, y)
-        stuck = (ahead == 0) & stuck & (kind == SLIDE)
-        stopped = stopped | (live & stuck)
-        live = live & ~stuck
-        pusher = (arm == ARMS)[:, None] & (index == SEGMENTS)[None, :]
-        block, found = _block_at(memory, x + ahead * step[0], y + ahead * step[1])
-        pushing = live & found & ~visited[block]
-        moves, chain, onto = _push_chain(memory, block, pusher, step, visited)
-        visited = visited | (pushing & moves & chain)
-        shadowed = shadowed | (pushing & moves & onto)
-        held = pushing & ~moves
-        stopped = stopped | (held & (kind == SLIDE))
-        bare = ~_segment_at(
-            memory, memory["block"][block, 0], memory["block"][block, 1], step[0] != 0
-        )
-        shadowed = shadowed.at[block].max(held & (kind != SLIDE) & bare)
-        return visited, shadowed, stopped
-
-    none = jnp.zeros(MAX_BLOCKS, bool)
-    return jax.lax.fori_loop(
-        0, 2 * MAX_SEGMENTS, segment_and_offset, (none, none, jnp.bool_(False))
-    )
 
 
 def _move(state, action, when):
@@ -223,10 +95,10 @@ def _move(state, action, when):
     rail = (base[0] + 2 + step[0] // 2, base[1] + 2 + step[1] // 2)
     tried = jnp.where(
         kind == GROW,
-        ~_blocked(memory, last[0] + step[0], last[1] + step[1]),
-        jnp.where(kind == SHRINK, count > 1, _in_boxes(memory["rails"], *rail)),
+        ~arms.blocked(memory, last[0] + step[0], last[1] + step[1]),
+        jnp.where(kind == SHRINK, count > 1, arms.in_boxes(memory["rails"], *rail)),
     )
-    moved, shadowed, stopped = _pushes(memory, kind, step)
+    moved, shadowed, stopped = arms.pushes(memory, kind, step)
     shadowed = shadowed & tried
     animating = when & tried & ~stopped
     state = rules.set_memory(state, "moves_left", memory["moves_left"] - 1, when)
@@ -254,28 +126,10 @@ def _move(state, action, when):
 # --- what a level's state means ---------------------------------------------------------
 
 
-def _blocks_on_arms(memory):
-    """``(colour, count, on_any)``: the colours of the blocks on each arm's segments in
-    order from its base, compacted (``[arms, segments]``), how many, and which blocks
-    lie on any arm."""
-    sx, sy, exists = _segments(memory)
-    on = (
-        exists[..., None]
-        & (memory["block"][None, None, :, 0] == sx[..., None])
-        & (memory["block"][None, None, :, 1] == sy[..., None])
-    )
-    has = jnp.any(on, axis=-1)
-    colour = memory["block_colour"][jnp.argmax(on, axis=-1)]
-    rank = jnp.cumsum(has, axis=1) - 1
-    placed = has[..., None] & (rank[..., None] == SEGMENTS[None, None, :])  # [arm, segment, k]
-    compact = jnp.sum(jnp.where(placed, colour[..., None], 0), axis=1)
-    return compact, jnp.sum(has, axis=1), jnp.any(on, axis=(0, 1))
-
-
 def _markers(memory):
     """``(won, lit)``: every marker lit, and which are: marker ``k`` of an arm's pair is
     lit when the arm has a ``k``-th block and it is of the pair's ``k``-th block's colour."""
-    colour, count, _ = _blocks_on_arms(memory)
+    colour, count, _ = arms.blocks_on_arms(memory)
     arm = jnp.maximum(memory["marker_arm"], 0)
     pair = jnp.maximum(memory["pair"][arm], 0)
     k = memory["marker_index"]
@@ -342,7 +196,7 @@ def _settle(state, when):
     checking = when & ~showing
     state, won = _light_markers(state, checking)
     winning = checking & won
-    _, _, on_any = _blocks_on_arms(state.memory)
+    _, _, on_any = arms.blocks_on_arms(state.memory)
     state = rules.set_memory(state, "flash", 0, winning)
     state = rules.set_memory(state, "flashing", on_any, winning)
     state = rules.set_memory(state, "lit", False, winning)
@@ -424,9 +278,9 @@ def _draw(state):
     arm = memory["selected"]
     half = jnp.where(memory["moving"], memory["move"] * (STEP // 2), 0)
     kind = memory["kind"]
-    sx, sy, exists = _segments(memory)
-    arms, index = ARMS[:, None], SEGMENTS[None, :]
-    short = (arms == arm) & ((kind != GROW) | (index >= 1))
+    sx, sy, exists = arms.segments(memory)
+    # The moving arm's segments, but a growing arm's new first one, which stays put.
+    short = (arm == ARMS[:, None]) & ((kind != GROW) | (SEGMENTS[None, :] >= 1))
     sx, sy = sx - jnp.where(short, half[0], 0), sy - jnp.where(short, half[1], 0)
     base_short = (arm == ARMS) & (kind == SLIDE)
     bases = memory["base"] - jnp.where(base_short[:, None], half[None, :], 0)
@@ -477,133 +331,27 @@ def ui(state, frame, game: Game):
 # A winning run of each level (tests/tools/solve_sk48.py: a beam search over moves and
 # clicks on a plain-Python model of the rules), checked on the official file (the
 # recorded trace's last episode).
+# fmt: off
 SOLUTIONS = (
     (1, 1, 1, 4, 4, 4, 4, 3, 2, 2, 4, 3, 1, 4),
     (1, 1, 4, 4, 4, 4, 1, 3, 3, 1, 4, 4, 2, 2, 4, 1, 4, 3, 3, 1, 4, 4, 3, 3, 1, 4, 4),
     (
-        1,
-        1,
-        1,
-        1,
-        4,
-        4,
-        4,
-        2,
-        2,
-        3,
-        2,
-        2,
-        4,
-        1,
-        1,
-        3,
-        1,
-        4,
-        2,
-        3,
-        1,
-        1,
-        1,
-        4,
-        2,
-        2,
-        2,
-        3,
-        1,
-        1,
-        1,
-        1,
-        4,
+        1, 1, 1, 1, 4, 4, 4, 2, 2, 3, 2, 2, 4, 1, 1, 3, 1, 4, 2, 3, 1, 1, 1, 4, 2, 2, 2, 3, 1,
+        1, 1, 1, 4
     ),
     (1, 1, 3, 4, 1, 4, 1, 3, 3, 1, 3, 2, 4, 4, 2, 3, 1, (6, 36, 1), 2, 2, 2, 2),
     (
-        1,
-        3,
-        3,
-        4,
-        4,
-        4,
-        1,
-        4,
-        2,
-        3,
-        3,
-        2,
-        3,
-        3,
-        3,
-        4,
-        4,
-        2,
-        4,
-        4,
-        4,
-        4,
-        4,
-        3,
-        3,
-        3,
-        3,
-        3,
-        1,
-        4,
-        1,
-        1,
-        4,
-        4,
-        4,
-        2,
-        3,
-        3,
-        3,
-        2,
-        2,
-        4,
-        4,
-        4,
-        4,
+        1, 3, 3, 4, 4, 4, 1, 4, 2, 3, 3, 2, 3, 3, 3, 4, 4, 2, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 1,
+        4, 1, 1, 4, 4, 4, 2, 3, 3, 3, 2, 2, 4, 4, 4, 4
     ),
     (
-        2,
-        4,
-        4,
-        4,
-        (6, 30, 3),
-        2,
-        2,
-        4,
-        2,
-        1,
-        4,
-        2,
-        1,
-        4,
-        2,
-        2,
-        3,
-        3,
-        (6, 6, 33),
-        3,
-        2,
-        4,
-        3,
-        2,
-        4,
-        4,
-        1,
-        (6, 36, 3),
-        4,
-        2,
-        2,
-        1,
-        1,
-        (6, 6, 39),
-        4,
-        4,
+        2, 4, 4, 4, (6, 30, 3), 2, 2, 4, 2, 1, 4, 2, 1, 4, 2, 2, 3, 3, (6, 6, 33), 3, 2, 4, 3, 2,
+        4, 4, 1, (6, 36, 3), 4, 2, 2, 1, 1, (6, 6, 39), 4, 4
     ),
     (4, 4, (6, 30, 3), 2, 3, 2, 4, 4, 4, 2, 3, (6, 6, 27), 4, 2, 2, 4, 1, 1, 3, 1, 4, 4, 4),
     (4, 4, (6, 30, 3), 2, 2, 4, 2, 3, 2, 2, 2, 1, 1, 1, 4, (6, 6, 27), 4, 4, 4, 4, 3, 2, 3, 1),
 )
+# fmt: on
 
 
 GAME = Game(

@@ -138,8 +138,8 @@ def _boxes(level, tag: str, count: int) -> list:
     return _padded(boxes, count, (FAR, FAR, 0, 0))
 
 
-def level_of(number: int) -> Level:
-    level = DATA.levels[number]
+def level_of(level) -> Level:
+    """An official level (``DATA.levels``) as the port's level."""
     where = f"sk48 level {level.name}"
     arms = _arms(level, where)
     pairs = _pairs(arms, where)
@@ -217,4 +217,4 @@ def level_of(number: int) -> Level:
     return Level(sprites, grid_size=level.grid_size, memory=memory, name=level.name)
 
 
-LEVELS = tuple(level_of(n) for n in range(len(DATA.levels)))
+LEVELS = tuple(map(level_of, DATA.levels))
