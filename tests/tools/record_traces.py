@@ -115,7 +115,8 @@ SCRIPTED = {
             + [[CLICK, 6, 27], [3, 0, 0], [1, 0, 0], [UNDO, 0, 0], [3, 0, 0], [3, 0, 0]]
             + [[UNDO, 0, 0], [UNDO, 0, 0], [2, 0, 0]],
         },
-        {  # every arm of level 3 clicked (the bases above and below the bar), moved, undone
+        {  # level 3's paired arms selected (their bases above and below the bar), moved
+            # and undone; the unpaired arm's base clicked (nothing) and arrows without rails
             "start_level": 3,
             "actions": [[CLICK, 36, 57], [2, 0, 0], [2, 0, 0], [CLICK, 12, 57], [2, 0, 0]]
             + [[1, 0, 0], [CLICK, 24, 1], [3, 0, 0], [CLICK, 6, 43], [2, 0, 0], [CLICK, 37, 2]]

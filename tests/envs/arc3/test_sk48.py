@@ -90,10 +90,24 @@ def test_an_arm_paired_with_another_above_the_bar_is_refused():
         sk48_levels.level_of(_with_sprites(level, [*level.sprites, *other]))
 
 
-def test_a_game_may_undo_in_its_own_rule_but_not_keep_snapshots_it_does_not_offer():
-    assert 7 in sk48.GAME.available_actions and sk48.GAME.undo_depth == 0
-    with pytest.raises(ValueError, match="undo_depth > 0 needs ACTION7"):
-        Game(**{**_fields(sk48.GAME), "available_actions": (1, 2, 3, 4, 6), "undo_depth": 4})
+def test_a_game_offers_undo_only_as_the_engines_or_its_rules():
+    assert 7 in sk48.GAME.available_actions and sk48.GAME.undo_in_rule
+    fields = _fields(sk48.GAME)
+    with pytest.raises(ValueError, match="undo one way only"):
+        Game(**{**fields, "undo_depth": 4})
+    with pytest.raises(ValueError, match="offered if and only if undo_depth > 0 or undo_in_rule"):
+        Game(**{**fields, "undo_in_rule": False})  # ACTION7 offered to no one
+    with pytest.raises(ValueError, match="offered if and only if"):
+        Game(**{**fields, "available_actions": (1, 2, 3, 4, 6)})  # an undo never offered
+
+
+def test_a_segment_in_two_arms_is_refused():
+    level = sk48_levels.DATA.levels[0]
+    base = next(s for s in level.sprites if sk48_levels.BASE_TAG in s.tags and s.y < 53)
+    # a second base of another colour on the first's cell, facing the same way
+    other = dataclasses.replace(base, kind="xtuqlbebvk")
+    with pytest.raises(ValueError, match="is in two arms"):
+        sk48_levels.level_of(_with_sprites(level, [*level.sprites, other]))
 
 
 def _fields(game):

@@ -1,10 +1,11 @@
 """sk48, ARC Prize's public ARC-AGI-3 game (version 41055498), as JAX rules.
 
 Arms of 6-cell segments reach from their bases across a board; blocks of colours lie on
-them. Each arm above the bar (row 53) has a pair below it, of the same base colour,
+them. Most arms above the bar (row 53) have a pair below it, of the same base colour,
 whose blocks are the target: the level is won when, for every pair, the blocks lying on
 the upper arm's segments, in order from its base, have the colours of the pair's
-blocks (a marker lights on the pair's blocks as each matches). The bar is 196 moves; a
+blocks (a marker lights on the pair's blocks as each matches). An arm without a pair
+only moves if it is the level's first, selected at the start. The bar is 196 moves; a
 move spends one even when nothing moves, and the level is lost when none are left.
 
 - **ACTION1-4** move the selected arm. Along its way it grows: a new segment at the
@@ -20,14 +21,16 @@ move spends one even when nothing moves, and the level is lost when none are lef
 - A block pushed from off every segment along the move onto one is shadowed for the
   move; so is a block a growing or shrinking segment cannot push, where no segment along
   the move lies under it. A move takes two frames (3 cells each), a third when shadows
-  show; a slide stopped by a block leaves its shadows waiting, and the next action,
-  whatever it is, only clears them and ends the move.
+  show; a slide stopped by a block leaves its shadows waiting, and the next action the
+  game offers, whatever it is, only clears them and ends the move.
 - **ACTION6** on a base above the bar with a pair, or on its pair, selects that arm
-  (its base and its pair's lit: colour 4 drawn 0, their segments in the selected
-  colours).
+  (its base and its pair's colour 4 drawn 0, their segments in the selected colours);
+  an arm without a pair, once left, cannot be selected again.
 - **ACTION7** is the game's own undo (not the engine's): it puts the bases, the arms'
-  lengths and the blocks back as they were after the move before the last (the
-  selection, the moves spent and the shadows stay).
+  lengths and the blocks back as they were before the last move that moved something
+  (nothing at the level's start; the selection and the moves spent stay). A stopped
+  slide's clearing keeps an entry too, the same as the one before it: the undo after it
+  shows no change.
 - A win flashes the blocks on the arms (0 and their colour by turns, 35 frames), then
   the next level.
 
@@ -127,14 +130,15 @@ def _move(state, action, when):
 
 
 def _markers(memory):
-    """``(won, lit)``: every marker lit, and which are: marker ``k`` of an arm's pair is
-    lit when the arm has a ``k``-th block and it is of the pair's ``k``-th block's colour."""
-    colour, count, _ = arms.blocks_on_arms(memory)
+    """``(won, lit, on_any)``: every marker lit, and which are (marker ``k`` of an arm's
+    pair is lit when the arm has a ``k``-th block and it is of the pair's ``k``-th block's
+    colour), and the blocks on any arm."""
+    colour, count, on_any = arms.blocks_on_arms(memory)
     arm = jnp.maximum(memory["marker_arm"], 0)
     pair = jnp.maximum(memory["pair"][arm], 0)
     k = memory["marker_index"]
     lit = (k < count[arm]) & (colour[arm, k] == colour[pair, k]) & (memory["marker_arm"] >= 0)
-    return jnp.all(lit | (memory["marker_arm"] < 0)), lit
+    return jnp.all(lit | (memory["marker_arm"] < 0)), lit, on_any
 
 
 def _entry(memory):
@@ -153,15 +157,18 @@ def _restore(state, entry, when):
 
 
 def _push_history(state, when):
+    """The state's entry on the undo stack (a row written where ``when``; the stack is
+    never fuller than the budget allows)."""
     size = state.memory["history_size"]
-    history = state.memory["history"].at[size].set(_entry(state.memory), mode="drop")
-    state = rules.set_memory(state, "history", history, when)
+    row = jnp.where(when, size, HISTORY)  # past the end: dropped
+    history = state.memory["history"].at[row].set(_entry(state.memory), mode="drop")
+    state = eqx.tree_at(lambda s: s.memory["history"], state, history)
     return rules.set_memory(state, "history_size", jnp.minimum(size + 1, HISTORY), when)
 
 
 def _light_markers(state, when):
-    won, lit = _markers(state.memory)
-    return rules.set_memory(state, "lit", lit, when), won
+    won, lit, on_any = _markers(state.memory)
+    return rules.set_memory(state, "lit", lit, when), won, on_any
 
 
 # --- the frames of an action ------------------------------------------------------------
@@ -194,9 +201,8 @@ def _settle(state, when):
     state = rules.set_memory(state, "shadow_shown", False, clearing)
     state = rules.set_memory(state, "pending", False, clearing)
     checking = when & ~showing
-    state, won = _light_markers(state, checking)
+    state, won, on_any = _light_markers(state, checking)
     winning = checking & won
-    _, _, on_any = arms.blocks_on_arms(state.memory)
     state = rules.set_memory(state, "flash", 0, winning)
     state = rules.set_memory(state, "flashing", on_any, winning)
     state = rules.set_memory(state, "lit", False, winning)
@@ -240,7 +246,7 @@ def _undo(state, when):
     undoing = when & (size >= 2)
     state = _restore(state, state.memory["history"][jnp.maximum(size - 2, 0)], undoing)
     state = rules.set_memory(state, "history_size", size - 1, undoing)
-    state, _ = _light_markers(state, undoing)
+    state, _, _ = _light_markers(state, undoing)
     return state
 
 
@@ -263,7 +269,7 @@ def on_set_level(state, game: Game):
     """The first arm selected, the markers lit where blocks match, the level's start
     kept for undo, the arms drawn."""
     state = rules.recolour(state, _lit_slots(state.memory, 0), UNLIT, LIT)
-    state, _ = _light_markers(state, True)
+    state, _, _ = _light_markers(state, True)
     return _draw(_push_history(state, True))
 
 
@@ -323,7 +329,7 @@ def _draw(state):
 
 def ui(state, frame, game: Game):
     """The bar: ``ceil(64 * left / 196)`` pixels of row 53 in colour 2, the rest 3."""
-    full = (16 * state.memory["moves_left"] + 48) // 49  # = ceil(64 * left / 196)
+    full = (rules.SCREEN * state.memory["moves_left"] + BUDGET - 1) // BUDGET  # rounded up
     frame = rules.draw_rect(frame, 0, BAR_ROW, rules.SCREEN, 1, BAR_SPENT)
     return rules.draw_rect(frame, 0, BAR_ROW, full, 1, BAR_LEFT)
 
@@ -396,5 +402,6 @@ GAME = Game(
     max_frames=3 + FLASH_FRAMES + 1,  # a move, its shadows, the flash, the next level
     ui=ui,
     on_set_level=on_set_level,
+    undo_in_rule=True,
     solutions=SOLUTIONS,
 )

@@ -60,7 +60,17 @@ def _drawn_box(sprite) -> tuple[int, int, int, int]:
     return sprite.x, sprite.y, width * sprite.scale, height * sprite.scale
 
 
-def _arms(level, where: str) -> list[dict]:
+def _reach(base, way, board) -> int:
+    """The most segments an arm can have: its base's cell and the board's cells in a row
+    from it (the original's bounds: the board's pixels, 6 cells each)."""
+    left, top, right, bottom = board
+    count, x, y = 1, base.x + way[0] * STEP, base.y + way[1] * STEP
+    while left <= x and x + STEP <= right and top <= y and y + STEP <= bottom:
+        count, x, y = count + 1, x + way[0] * STEP, y + way[1] * STEP
+    return count
+
+
+def _arms(level, board, where: str) -> list[dict]:
     """The original's arms: each base with the segments chained from it along its way."""
     segments = [s for s in level.sprites if s.kind == SEGMENT]
     claimed: set[int] = set()
@@ -77,11 +87,20 @@ def _arms(level, where: str) -> list[dict]:
             ]
             if not found:
                 break
+            if found[0] in claimed:  # the original would move one sprite for two arms
+                raise ValueError(f"{where}: the segment at {(x, y)} is in two arms")
             claimed.add(found[0])
             count, x, y = count + 1, x + way[0] * STEP, y + way[1] * STEP
-        if not 1 <= count <= MAX_SEGMENTS:
-            raise ValueError(f"{where}: base at {(base.x, base.y)} has {count} segments")
-        arms.append({"base": base, "way": way, "count": count, "top": base.y < BAR_ROW})
+        top = base.y < BAR_ROW  # an arm below the bar never moves
+        reach = _reach(base, way, board) if top else count
+        if not 1 <= count <= MAX_SEGMENTS or reach > MAX_SEGMENTS:
+            raise ValueError(
+                f"{where}: the arm at {(base.x, base.y)} has {count} segments and may grow "
+                f"to {reach}: the port holds 1-{MAX_SEGMENTS}"
+            )
+        if base.kind.startswith("wallBase"):  # the original does not make these clickable
+            raise ValueError(f"{where}: a base named {base.kind} is not ported")
+        arms.append({"base": base, "way": way, "count": count, "top": top})
     if len(claimed) != len(segments):
         raise ValueError(f"{where}: a segment belongs to no arm (the port draws arms whole)")
     return arms
@@ -105,13 +124,17 @@ def _check(level, arms: list[dict], pairs: list[int], where: str) -> None:
     blocks = [s for s in level.sprites if BLOCK_TAG in s.tags]
     if len(arms) > MAX_ARMS or len(blocks) > MAX_BLOCKS:
         raise ValueError(f"{where}: {len(arms)} arms, {len(blocks)} blocks: too many")
+    if sum(s.kind == "yukipuenar" for s in level.sprites) != 1:  # the original removes one
+        raise ValueError(f"{where}: the bar's line (yukipuenar) must be there once")
     if sum(arms[p]["count"] - 1 for p in pairs if p >= 0) > MAX_MARKERS:
         raise ValueError(f"{where}: more than {MAX_MARKERS} markers")
     for s in level.sprites:
         if (WALL_TAG in s.tags or RAIL_TAG in s.tags) and (
             np.any(_pixels(s) == rules.TRANSPARENT) or not s.collidable
         ):
-            raise ValueError(f"{where}: wall or rail {s.kind} at {(s.x, s.y)} has holes")
+            raise ValueError(
+                f"{where}: wall or rail {s.kind} at {(s.x, s.y)} has holes or does not collide"
+            )
     for p in pairs:
         if p < 0:
             continue
@@ -124,7 +147,9 @@ def _check(level, arms: list[dict], pairs: list[int], where: str) -> None:
             == (arm["base"].x + i * STEP * arm["way"][0], arm["base"].y + i * STEP * arm["way"][1])
         ]
         if len(on) < arm["count"] - 1:  # the original would index past its list
-            raise ValueError(f"{where}: the arm below the bar at {(arm['base'].x,)} lacks blocks")
+            raise ValueError(
+                f"{where}: the arm below the bar at {(arm['base'].x, arm['base'].y)} lacks blocks"
+            )
 
 
 def _padded(values: list, length: int, fill) -> list:
@@ -141,7 +166,13 @@ def _boxes(level, tag: str, count: int) -> list:
 def level_of(level) -> Level:
     """An official level (``DATA.levels``) as the port's level."""
     where = f"sk48 level {level.name}"
-    arms = _arms(level, where)
+    boards = [s for s in level.sprites if BOARD_TAG in s.tags]
+    if not boards:
+        raise ValueError(f"{where}: no board (no sprite tagged {BOARD_TAG})")
+    board = boards[0]  # the original's: the first
+    height, width = _pixels(board).shape  # the original's bounds: pixels x 6, not scale
+    bounds = (board.x, board.y, board.x + width * STEP, board.y + height * STEP)
+    arms = _arms(level, bounds, where)
     pairs = _pairs(arms, where)
     _check(level, arms, pairs, where)
     template = DATA.catalogue[SEGMENT]
@@ -190,8 +221,6 @@ def level_of(level) -> Level:
     )
     sprites = (*segments, ghost, *others, *padding, *markers, *shadows)
     slot = {id(s): FIRST_LEVEL_SLOT + i for i, s in enumerate(others)}
-    board = next(s for s in level.sprites if BOARD_TAG in s.tags)
-    board_height, board_width = _pixels(board).shape  # the original's bounds: pixels x 6
     memory = {
         "arm_exists": _padded([True] * len(arms), MAX_ARMS, False),
         "base": _padded([(arm["base"].x, arm["base"].y) for arm in arms], MAX_ARMS, (FAR, FAR)),
@@ -203,12 +232,7 @@ def level_of(level) -> Level:
         "block": _padded([(b.x, b.y) for b in blocks], MAX_BLOCKS, (FAR, FAR)),
         "block_colour": _padded([int(b.pixels[1][1]) for b in blocks], MAX_BLOCKS, 0),
         "block_slot": _padded([slot[id(b)] for b in blocks], MAX_BLOCKS, NUM_SLOTS),
-        "board": (
-            board.x,
-            board.y,
-            board.x + board_width * STEP,
-            board.y + board_height * STEP,
-        ),
+        "board": bounds,
         "walls": _boxes(level, WALL_TAG, MAX_WALLS),
         "rails": _boxes(level, RAIL_TAG, MAX_RAILS),
         "marker_arm": _padded(marker_arm, MAX_MARKERS, -1),
