@@ -143,8 +143,10 @@ def test_games_take_everything_from_the_authoring_facade():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax"):
                 names = {f"{node.module}.{a.name}" for a in node.names}
-                # A game's own levels module (its data prepared, as ls20_levels) counts too.
-                own = node.module == f"{games_package}.{path.stem}_levels"
+                # A game's own modules count too: its data prepared (ls20_levels), parts
+                # of its rules (sk48_arms).
+                game = path.stem.split("_")[0]
+                own = node.module.startswith(f"{games_package}.{game}_")
                 assert (node.module in allowed or own) and (
                     node.module != "gridax.envs.arc3" or names <= {"gridax.envs.arc3.rules"}
                 ), f"{_name(path)} imports {node.module}"

@@ -102,7 +102,27 @@ S5I5_LEVEL_6 = {  # the buttons of s5i5's level 6 (t: turn, s/g: shrink/grow), b
 # Its chain of arms led out under the walls, the last arm grown up through a gap to 108
 # cells, longer than the 72-pixel sprites of the port's table.
 S5I5_LONG_ARM = clicks(S5I5_LEVEL_6, "s14,s9,t11,t11,t9,g11*8,g14*12,g12*35")
+# sk48's level 6: the right arm lowered and slid left until a slide pushes a block onto
+# the other arm (its shadow appended) and a later block stops it: the shadow waits, and
+# the next action only clears it.
+SK48_STOPPED_SLIDE = [[1, 0, 0], [CLICK, 30, 3], [2, 0, 0], [2, 0, 0], [4, 0, 0], [2, 0, 0]]
+SK48_STOPPED_SLIDE += [[3, 0, 0]] * 3
 SCRIPTED = {
+    "sk48": [
+        {
+            "start_level": 6,
+            "actions": SK48_STOPPED_SLIDE
+            + [[CLICK, 6, 27], [3, 0, 0], [1, 0, 0], [UNDO, 0, 0], [3, 0, 0], [3, 0, 0]]
+            + [[UNDO, 0, 0], [UNDO, 0, 0], [2, 0, 0]],
+        },
+        {  # level 3's paired arms selected (their bases above and below the bar), moved
+            # and undone; the unpaired arm's base clicked (nothing) and arrows without rails
+            "start_level": 3,
+            "actions": [[CLICK, 36, 57], [2, 0, 0], [2, 0, 0], [CLICK, 12, 57], [2, 0, 0]]
+            + [[1, 0, 0], [CLICK, 24, 1], [3, 0, 0], [CLICK, 6, 43], [2, 0, 0], [CLICK, 37, 2]]
+            + [[4, 0, 0], [UNDO, 0, 0], [UNDO, 0, 0], [UNDO, 0, 0], [2, 0, 0]],
+        },
+    ],
     # the long arm, then turns (each an overlap, put back), shrunk and grown
     "s5i5": [
         {

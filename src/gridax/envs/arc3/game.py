@@ -82,7 +82,8 @@ class Game:
     default as many as the fullest level has; more when the rule adds sprites),
     sprites of at most ``pixel_size`` squared pixels drawn at most ``reach`` cells wide,
     ``max_frames`` frames per action, ``undo_depth`` snapshots for ACTION7 (``UNDO``; 0
-    when the game does not offer it).
+    when the game does not offer it), or ``undo_in_rule`` for a game whose rule undoes
+    in its own way (sk48: ACTION7 reaches the rule as any other action).
     """
 
     name: str
@@ -98,6 +99,7 @@ class Game:
     memory: Mapping[str, Var] | tuple[tuple[str, Var], ...] = ()  # kept as sorted pairs
     max_frames: int = 2
     undo_depth: int = 0
+    undo_in_rule: bool = False
     camera: tuple[int, int, int, int] = (0, 0, SCREEN, SCREEN)  # x, y, width, height
     background: int = 5
     letterbox: int = 5
@@ -128,8 +130,12 @@ class Game:
             raise ValueError(
                 f"{where}: {len(self.solutions)} solutions for {len(self.levels)} levels"
             )
-        if (UNDO in self.available_actions) != (self.undo_depth > 0):
-            raise ValueError(f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0")
+        if self.undo_depth > 0 and self.undo_in_rule:
+            raise ValueError(f"{where}: undo_depth > 0 and undo_in_rule: undo one way only")
+        if (UNDO in self.available_actions) != (self.undo_depth > 0 or self.undo_in_rule):
+            raise ValueError(
+                f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0 or undo_in_rule"
+            )
         for number, level in enumerate(self.levels):
             self.level_memory(number)  # named errors for unknown or misshapen values
             if level.grid_size is not None and not all(0 < s <= SCREEN for s in level.grid_size):

@@ -8,7 +8,8 @@ An action runs like this:
 2. The action counts (RESET does not), then the game's rule runs once per frame until it
    marks the action complete; a completed level starts on the frame after the one that
    completed it. UNDO (ACTION7) restores the snapshot taken before the last action of the
-   level instead of running the rule.
+   level instead of running the rule (a game with ``undo_in_rule`` gets it as any other
+   action).
 
 The frames the action made are ``[max_frames, 64, 64]``, padded by repeating the last
 one, with their number (0 when nothing happened).

@@ -17,6 +17,7 @@ from gridax.envs.arc3.games import (
     m0r0,
     push,
     s5i5,
+    sk48,
     sp80,
     tr87,
     tu93,
@@ -25,7 +26,7 @@ from gridax.envs.arc3.games import (
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cd82, cn04, ft09, ls20, m0r0, s5i5, sp80, tr87, tu93, vc33, wa30)
+PORTED = (cd82, cn04, ft09, ls20, m0r0, s5i5, sk48, sp80, tr87, tu93, vc33, wa30)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -45,6 +46,7 @@ __all__ = [
     "m0r0",
     "push",
     "s5i5",
+    "sk48",
     "sp80",
     "tr87",
     "tu93",
