@@ -123,6 +123,15 @@ SCRIPTED = {
             + [[4, 0, 0], [UNDO, 0, 0], [UNDO, 0, 0], [UNDO, 0, 0], [2, 0, 0]],
         },
     ],
+    # level 2's purple body onto its target (a blink), off it (the overlay goes) and back,
+    # then the orange body into the water (a flash and the step back)
+    "r11l": [
+        {
+            "start_level": 1,
+            "actions": [[CLICK, 54, 48], [CLICK, 63, 10], [CLICK, 52, 8], [CLICK, 63, 10]]
+            + [[CLICK, 17, 6], [CLICK, 0, 40]],
+        }
+    ],
     # the long arm, then turns (each an overlap, put back), shrunk and grown
     "s5i5": [
         {

@@ -1,0 +1,112 @@
+"""r11l's levels: ARC Prize's level data (``rules.official.load("r11l")``) laid out in
+the port's slots, with what the original's ``on_set_level`` works out from the sprites'
+names, computed once in plain Python (``games/r11l.py`` describes the game).
+
+A sprite's name is a prefix and a *group*: ``bdkaz-G`` is group G's body, ``bdkazLeg-G``
+its legs, ``kzeze-G`` its target. A group may lack a body (its target is then matched by
+a painted body) or a target.
+
+The slots: the level's sprites in their order, then an overlay per target (shown when
+its target is covered) and the hazard flash, both out of the level when it starts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.rules import Level
+
+DATA = rules.official.load("r11l")
+BODY, LEG, TARGET, WALL, HAZARD, PICKUP = (
+    "bdkaz-",
+    "bdkazLeg-",
+    "kzeze-",
+    "bvzgd-",
+    "qtwnv-",
+    "xigcb-",
+)
+PAINTED = "bdkaz-yukft"  # bodies painted by the pickups they touch
+DECOY = "anqcf"  # a group whose target does not count for the win
+OVERLAY, FLASH = "mpjrv-kzeze", "mpjrv-bdkaz"
+MAX_LEGS, MAX_BODIES, MAX_TARGETS, MAX_PICKUPS = 8, 3, 4, 10
+
+
+def _kinds_named(prefix: str) -> np.ndarray:
+    """``[kinds]``: which sprite kinds have names starting with ``prefix``."""
+    return np.array([kind.startswith(prefix) for kind in DATA.kinds])
+
+
+IS_LEG, IS_WALL, IS_HAZARD = (_kinds_named(p) for p in (LEG, WALL, HAZARD))
+
+
+def _group(name: str, prefix: str) -> str:
+    return name.removeprefix(prefix)
+
+
+def _colours(sprite) -> int:
+    """The colours above 0 a sprite shows, as a bit mask (bit ``c`` for colour ``c``)."""
+    return sum(1 << c for c in {int(c) for row in sprite.pixels for c in row if c > 0})
+
+
+def _padded(values: list[int], size: int, where: str, what: str) -> tuple[int, ...]:
+    if len(values) > size:
+        raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
+    return tuple(values) + (-1,) * (size - len(values))
+
+
+def level_of(level, number: int) -> Level:
+    """Official level ``level`` (the game's ``number``-th) in the port's slots, with its
+    groups as memory."""
+    where = f"r11l level {number + 1}"
+    sprites = list(level.sprites)
+    first_slot = {}
+    for slot, sprite in enumerate(sprites):
+        first_slot.setdefault(sprite.kind, slot)  # arcengine's get_sprites_by_name(...)[0]
+    legs = [s for s, sprite in enumerate(sprites) if sprite.kind.startswith(LEG)]
+    # The order clicks look for a leg in: by distance from the origin at the start.
+    distance = {s: sprites[s].x ** 2 + sprites[s].y ** 2 for s in legs}
+    if len(set(distance.values())) < len(legs):
+        raise ValueError(f"{where}: two legs equally far from the origin; their order is unknown")
+    legs.sort(key=lambda slot: distance[slot])
+    leg_body = [first_slot.get(BODY + _group(sprites[s].kind, LEG), -1) for s in legs]
+    if -1 in leg_body:
+        raise ValueError(f"{where}: a leg without a body")
+    bodies = sorted(set(leg_body))
+    targets = [s for s, sprite in enumerate(sprites) if sprite.kind.startswith(TARGET)]
+    overlays = [
+        dataclasses.replace(DATA.catalogue[OVERLAY], x=sprites[t].x, y=sprites[t].y)
+        for t in targets
+    ]
+    flash_slot = len(sprites) + len(overlays)
+    pickups = [s for s, sprite in enumerate(sprites) if sprite.kind.startswith(PICKUP)]
+    groups = [_group(sprites[t].kind, TARGET) for t in targets]
+    memory = {
+        "legs": _padded(legs, MAX_LEGS, where, "legs"),
+        "leg_body": _padded(leg_body, MAX_LEGS, where, "legs"),
+        "bodies": _padded(bodies, MAX_BODIES, where, "bodies"),
+        "painted": tuple(sprites[b].kind.startswith(PAINTED) for b in bodies)
+        + (False,) * (MAX_BODIES - len(bodies)),
+        "targets": _padded(targets, MAX_TARGETS, where, "targets"),
+        "target_body": _padded(
+            [first_slot.get(BODY + g, -1) for g in groups], MAX_TARGETS, where, "targets"
+        ),
+        "scored": tuple(DECOY not in g for g in groups) + (False,) * (MAX_TARGETS - len(groups)),
+        "target_colours": _padded(
+            [_colours(sprites[t]) for t in targets], MAX_TARGETS, where, "targets"
+        ),
+        "overlays": _padded(list(range(len(sprites), flash_slot)), MAX_TARGETS, where, "targets"),
+        "flash": flash_slot,
+        "pickups": _padded(pickups, MAX_PICKUPS, where, "pickups"),
+    }
+    flash = DATA.catalogue[FLASH]
+    return Level(
+        (*sprites, *overlays, flash), grid_size=level.grid_size, memory=memory, name=level.name
+    )
+
+
+LEVELS = tuple(level_of(level, n) for n, level in enumerate(DATA.levels))
+NUM_SLOTS = max(len(level.sprites) for level in LEVELS)
+PIXEL_SIZE = max(max(s.drawn_shape) for level in LEVELS for s in level.sprites)
