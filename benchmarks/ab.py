@@ -25,9 +25,11 @@ import tempfile
 from pathlib import Path
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 import gridax
+from gridax.bench.arc3 import draw_actions as draw_arc3_actions
 from gridax.bench.rollout import make_scan_rollout
 from gridax.bench.roofline import roofline_fraction
 from gridax.bench.timing import Benchmark, compile_scan, time_in_turns
@@ -52,8 +54,15 @@ def old_gridax(revision: str, folder: Path):
     return importlib.import_module("old_gridax")
 
 
-def random_actions(env, num_steps: int, num_envs: int, seed: int = 1):
-    """Actions ``[num_steps, num_envs, ...]`` drawn from the env's action space."""
+def random_actions(env, package, num_steps: int, num_envs: int, seed: int = 1):
+    """Actions ``[num_steps, num_envs, ...]``: an ARC-AGI-3 game's as ``gridax bench``
+    draws them (5 % RESET, else the game's own actions: its action space's ids 0-7 are
+    mostly actions a game does not offer, which cost nothing), any other env's from its
+    action space."""
+    if hasattr(env, "game"):
+        drawn = draw_arc3_actions(env.game, num_steps, num_envs, seed)
+        action = importlib.import_module(f"{package.__name__}.envs.arc3").Action
+        return action(*(jnp.asarray(a) for a in (drawn.id, drawn.x, drawn.y)))
     keys = jax.random.split(jax.random.key(seed), (num_steps, num_envs))
     return jax.vmap(jax.vmap(env.action_space.sample))(keys)
 
@@ -73,7 +82,7 @@ def compare(env_id: str, versions: dict, num_envs: int, num_steps: int, rounds: 
     for label, package in versions.items():
         env = package.make(env_id)
         # The same draws, as each version's own action type.
-        actions = random_actions(env, num_steps, num_envs)
+        actions = random_actions(env, package, num_steps, num_envs)
         runs[label] = benchmark(env, label, env.batch_reset(keys)[0], actions, num_steps)
     totals = {label: jax.device_get(run.run()[1]) for label, run in runs.items()}
     timings = time_in_turns([runs["old"].run, runs["new"].run], rounds)

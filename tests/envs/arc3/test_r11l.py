@@ -50,15 +50,19 @@ def bresenham(x0, y0, x1, y1):
             error, y0 = error + dx, y0 + sy
 
 
-def test_line_points_are_the_bresenham_line_in_every_direction():
-    ends = np.array([(x, y) for x in range(-70, 71) for y in range(-70, 71)])
-    xs, ys, on = jax.jit(jax.vmap(r11l.line_points, in_axes=(None, None, 0, 0)))(
-        3, -2, ends[:, 0] + 3, ends[:, 1] - 2
-    )
-    lines = zip(ends, np.asarray(xs), np.asarray(ys), np.asarray(on), strict=True)
-    for (dx, dy), x, y, shown in lines:
-        drawn = list(zip(x[shown], y[shown], strict=True))
-        assert drawn == bresenham(3, -2, dx + 3, dy - 2), (dx, dy)
+def test_a_line_is_the_bresenham_line_in_every_direction_cut_at_the_screen():
+    starts = [(3, 8), (60, 2), (-2, 40), (30, 30)]
+    ends = np.array([(x, y) for x in range(-6, 70, 3) for y in range(-6, 70, 2)])
+    draw = jax.jit(jax.vmap(r11l.line_mask, in_axes=(None, None, 0, 0)))
+    for x0, y0 in starts:
+        for (x1, y1), mask in zip(
+            ends, np.asarray(draw(x0, y0, ends[:, 0], ends[:, 1])), strict=True
+        ):
+            want = np.zeros((64, 64), bool)
+            for x, y in bresenham(x0, y0, int(x1), int(y1)):
+                if 0 <= x < 64 and 0 <= y < 64:
+                    want[y, x] = True
+            np.testing.assert_array_equal(mask, want, err_msg=f"{(x0, y0)} to {(x1, y1)}")
 
 
 def test_a_click_on_a_leg_selects_it_and_a_click_into_a_wall_does_nothing():

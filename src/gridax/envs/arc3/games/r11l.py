@@ -47,7 +47,6 @@ BLINK_FRAMES = 20  # a target's blink and the hazard's flash: 5 blinks of 4 fram
 UNSELECTED, SELECTED = 3, 0  # a leg's black cells
 LINE, BAR_LEFT, BAR_SPENT = 1, 0, 5
 LINE_OVER = (5, 10)  # the colours a leg's line is drawn over
-LINE_POINTS = 2 * SCREEN + 8  # more than any line's length in cells
 
 
 def _kind_mask(state, kinds: np.ndarray):
@@ -303,20 +302,29 @@ def rule(state, action, game: Game):
 # --- the UI: the budget bar and the legs' lines ---------------------------------------
 
 
-def line_points(x0, y0, x1, y1):
-    """``(x, y, on)``, each ``[LINE_POINTS]``: the cells of the line from ``(x0, y0)`` to
-    ``(x1, y1)`` as the original draws it (integer Bresenham, both ends included), in
-    closed form: the major axis steps every point, the minor one ``(2 i d_minor +
-    d_major - 1) // (2 d_major)`` times by point ``i``."""
+def line_mask(x0, y0, x1, y1):
+    """``[64, 64]`` (row, column): the screen cells of the line from ``(x0, y0)`` to ``(x1,
+    y1)`` as the original draws it (integer Bresenham, both ends included), in closed
+    form: the major axis steps every cell, the minor one ``(2 i d_minor + d_major - 1) //
+    (2 d_major)`` times by cell ``i``. Each column (or row, for a steep line) holds one
+    cell of it: no scatter, which batched on a CPU costs a pass over the screen a cell."""
     dx, dy = jnp.abs(x1 - x0), jnp.abs(y1 - y0)
     sx, sy = jnp.where(x0 < x1, 1, -1), jnp.where(y0 < y1, 1, -1)
-    i = jnp.arange(LINE_POINTS, dtype=jnp.int32)
     major, minor = jnp.maximum(dx, dy), jnp.minimum(dx, dy)
-    minor_steps = jnp.maximum((2 * i * minor + major - 1) // jnp.maximum(2 * major, 1), 0)
-    along_x = dx >= dy
-    x = x0 + sx * jnp.where(along_x, i, minor_steps)
-    y = y0 + sy * jnp.where(along_x, minor_steps, i)
-    return x, y, i <= major
+    cells = jnp.arange(SCREEN, dtype=jnp.int32)
+
+    def minor_at(start, step):
+        """For each cell along the major axis: on the line, and the minor coordinate."""
+        i = (cells - start) * step
+        steps = jnp.maximum((2 * i * minor + major - 1) // jnp.maximum(2 * major, 1), 0)
+        return (i >= 0) & (i <= major), steps
+
+    wide = dx >= dy
+    on_column, down = minor_at(x0, sx)
+    on_row, across = minor_at(y0, sy)
+    by_column = on_column[None, :] & (cells[:, None] == (y0 + sy * down)[None, :])
+    by_row = on_row[:, None] & (cells[None, :] == (x0 + sx * across)[:, None])
+    return jnp.where(wide, by_column, by_row)
 
 
 def ui(state, frame, game: Game):
@@ -329,10 +337,8 @@ def ui(state, frame, game: Game):
     bodies = jnp.clip(state.memory["leg_body"], 0)
     height, width = rules.drawn_size(state)
     x, y = state.table.x + width // 2, state.table.y + height // 2
-    px, py, on = jax.vmap(line_points)(x[legs], y[legs], x[bodies], y[bodies])
-    on = on & legs_ok[:, None] & (px >= 0) & (px < SCREEN) & (py >= 0) & (py < SCREEN)
-    drawn = jnp.zeros((SCREEN, SCREEN), bool)
-    drawn = drawn.at[jnp.where(on, py, SCREEN), jnp.where(on, px, SCREEN)].set(True, mode="drop")
+    lines = jax.vmap(line_mask)(x[legs], y[legs], x[bodies], y[bodies])
+    drawn = jnp.any(lines & legs_ok[:, None, None], axis=0)
     under = (frame == LINE_OVER[0]) | (frame == LINE_OVER[1])
     return jnp.where(drawn & under, jnp.int8(LINE), frame).astype(frame.dtype)
 
