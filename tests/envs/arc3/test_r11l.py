@@ -73,8 +73,8 @@ def test_a_click_on_a_leg_selects_it_and_a_click_into_a_wall_does_nothing():
     state, info = play(state, [click(x + 4, y + 4)])  # the corner of its box
     assert int(state.memory["selected"]) == second and int(info["frame_count"]) == 1
     pixels = np.asarray(state.table.pixels)
-    assert (pixels[second] == r11l.UNSELECTED).sum() == 0  # its black cells are black
-    assert (pixels[first] == r11l.SELECTED).sum() == 0  # the other's are green
+    assert (pixels[second] == r11l.UNSELECTED).sum() == 0  # its cells of colour 0 drawn white (0)
+    assert (pixels[first] == r11l.SELECTED).sum() == 0  # the other's dark grey (3)
     before = np.asarray(state.table.x), np.asarray(state.table.y)
     state, info = play(state, [click(62, 62)])  # the wall in the corner
     np.testing.assert_array_equal(np.asarray(state.table.x), before[0])
@@ -149,3 +149,14 @@ def test_a_leg_without_a_body_and_too_many_legs_are_refused():
     many = [dataclasses.replace(leg, x=3 * i, y=40 + i) for i in range(r11l_levels.MAX_LEGS)]
     with pytest.raises(ValueError, match=r"r11l level 1: 10 legs; the port holds 8"):
         r11l_levels.level_of(_with_sprites(level, [*level.sprites, *many]), 0)
+
+
+def test_a_pickup_that_paints_outside_its_body_is_refused():
+    level = r11l_levels.DATA.levels[4]
+    pickup = next(s for s in level.sprites if s.kind.startswith(r11l_levels.PICKUP))
+    pixels = [list(row) for row in pickup.pixels]
+    pixels[0][0] = 9  # a corner the blank bodies leave transparent
+    spilled = dataclasses.replace(pickup, pixels=tuple(map(tuple, pixels)))
+    sprites = [spilled if s is pickup else s for s in level.sprites]
+    with pytest.raises(ValueError, match=r"r11l level 5: pickup xigcb-\w+ paints outside its body"):
+        r11l_levels.level_of(_with_sprites(level, sprites), 4)

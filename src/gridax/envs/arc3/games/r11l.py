@@ -4,25 +4,25 @@ legs. Click only (ACTION6).
 Each level has one to three **bodies** (``bdkaz``), each held at the centre of its
 **legs** (``bdkazLeg``; a thin line of colour 1 joins each leg to its body over the
 background and the hazards), and **targets** (``kzeze``, rings). One leg is selected
-(its black cells shown black; the others' green). A click on a leg (inside its box; legs
-tried by their distance from the origin at the level's start) selects it; a click
-anywhere else sends the selected leg there (centred on the click), unless it would then
-touch a **wall** (``bvzgd``): the body moves to its legs' new centre.
+(its cells of colour 0 white; the other legs' dark grey, 3). A click on a leg (inside
+its box; legs tried by their distance from the origin at the level's start) selects it;
+a click anywhere else sends the selected leg there (centred on the click), unless it
+would then touch a **wall** (``bvzgd``): the body moves to its legs' new centre.
 
 - A body that lands on a **hazard** (``qtwnv``) flashes for 20 frames and its leg walks
   back; the fifth time in a level loses the game.
-- A target **covered** by its body blinks for 20 frames, then keeps a black overlay while
+- A target **covered** by its body blinks for 20 frames, then keeps a white overlay while
   covered. The level is complete when every target (but the decoys, ``anqcf``) is
   covered, once the blinking is over. In levels 5 and 6 the bodies are blank (``yukft``)
   and **pickups** (``xigcb``) paint them: a body that touches a pickup takes its
   coloured cells and the pickup goes. A blank-bodied group's target is covered by a
   painted body that touches it and shows exactly its colours.
-- Every level has 60 actions: the 60th loses. Column 0 is a bar, black from the bottom
+- Every level has 60 actions: the 60th loses. Column 0 is a bar, white from the bottom
   for what is left.
 
 A move plays over frames: the click, the leg's step (the checks above), then the blinks
-and flashes (the hazard's, then the step back); a blink started on a target keeps going
-on later moves' frames only.
+and flashes (the hazard's, then the step back); a blink still running when a move ends
+(the step back does not wait for it) goes on in the next move's frames.
 
 The official file's Python state, as memory: the selected leg, the move in progress
 (``moving``, ``start``, ``goal``, ``waiting`` for blinks, ``winning``, ``reverting``), the
@@ -44,7 +44,7 @@ from gridax.envs.arc3.rules import CLICK, SCREEN, Game, Var
 BUDGET = 60  # actions per level
 HAZARD_LIVES = 5
 BLINK_FRAMES = 20  # a target's blink and the hazard's flash: 5 blinks of 4 frames
-UNSELECTED, SELECTED = 3, 0  # a leg's black cells
+UNSELECTED, SELECTED = 3, 0  # a leg's cells of colour 0, as drawn
 LINE, BAR_LEFT, BAR_SPENT = 1, 0, 5
 LINE_OVER = (5, 10)  # the colours a leg's line is drawn over
 
@@ -140,9 +140,9 @@ def paint(state, game: Game):
     """Each painted body takes the coloured cells of every pickup it touches (in level
     order), and the pickups go."""
     size = 5
+    pickups_ok, pickups = _valid(state.memory["pickups"])
     for b in range(lv.MAX_BODIES):
         body = jnp.clip(state.memory["bodies"][b], 0)
-        pickups_ok, pickups = _valid(state.memory["pickups"])
         painting = state.memory["painted"][b] & (state.memory["bodies"][b] >= 0)
         hit = pickups_ok & _touching(state, body, game)[pickups] & painting
         colours = state.table.pixels[pickups, :size, :size]
@@ -158,6 +158,13 @@ def paint(state, game: Game):
 # --- a move's frames -----------------------------------------------------------------
 
 
+def blink_phase(frames):
+    """``(show, hide)`` on a blink's ``frames``-th frame: the sprite toggles on even
+    counts, shown on frames 2-3 of every 4, hidden on 4-5."""
+    even = frames % 2 == 0
+    return even & ((frames // 2) % 2 == 1), even & ((frames // 2) % 2 == 0)
+
+
 def blink_targets(state, game: Game):
     """Targets newly covered start blinking, uncovered ones stop and lose their overlay;
     a blink shows the overlay on frames 2-3 of each 4 and keeps it after the fifth (the
@@ -171,8 +178,8 @@ def blink_targets(state, game: Game):
     blinking = (blinking | starts) & ~leaves
     frames = jnp.where(starts, 0, m["blink_frames"]) + blinking.astype(jnp.int32)
     blinks = jnp.where(starts, 0, m["blinks"]) + (blinking & (frames % 4 == 0)).astype(jnp.int32)
-    show = blinking & (frames % 2 == 0) & ((frames // 2) % 2 == 1)
-    hide = (blinking & (frames % 2 == 0) & ((frames // 2) % 2 == 0)) | leaves
+    show, hide = blink_phase(frames)
+    show, hide = blinking & show, (blinking & hide) | leaves
     done = blinking & (frames % 4 == 0) & (blinks >= 5)
     show, hide = show | done, hide & ~done
     shown = state.table.exists[overlays] & overlays_ok
@@ -193,8 +200,7 @@ def flash_frame(state):
     m = state.memory
     frames = m["flash_frames"] + 1
     flash, body = m["flash"], m["flash_body"]
-    on = (frames % 2 == 0) & ((frames // 2) % 2 == 1)
-    off = (frames % 2 == 0) & ((frames // 2) % 2 == 0)
+    on, off = blink_phase(frames)
     blinks = m["flash_blinks"] + (frames % 4 == 0).astype(jnp.int32)
     over = (frames % 4 == 0) & (blinks >= 5)
     shown = state.table.exists[flash]
@@ -307,7 +313,7 @@ def line_mask(x0, y0, x1, y1):
     y1)`` as the original draws it (integer Bresenham, both ends included), in closed
     form: the major axis steps every cell, the minor one ``(2 i d_minor + d_major - 1) //
     (2 d_major)`` times by cell ``i``. Each column (or row, for a steep line) holds one
-    cell of it: no scatter, which batched on a CPU costs a pass over the screen a cell."""
+    cell of it, so the mask is a comparison per cell rather than a scatter of points."""
     dx, dy = jnp.abs(x1 - x0), jnp.abs(y1 - y0)
     sx, sy = jnp.where(x0 < x1, 1, -1), jnp.where(y0 < y1, 1, -1)
     major, minor = jnp.maximum(dx, dy), jnp.minimum(dx, dy)

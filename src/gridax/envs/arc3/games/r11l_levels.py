@@ -42,10 +42,6 @@ def _kinds_named(prefix: str) -> np.ndarray:
 IS_LEG, IS_WALL, IS_HAZARD = (_kinds_named(p) for p in (LEG, WALL, HAZARD))
 
 
-def _group(name: str, prefix: str) -> str:
-    return name.removeprefix(prefix)
-
-
 def _colours(sprite) -> int:
     """The colours above 0 a sprite shows, as a bit mask (bit ``c`` for colour ``c``)."""
     return sum(1 << c for c in {int(c) for row in sprite.pixels for c in row if c > 0})
@@ -55,6 +51,20 @@ def _padded(values: list[int], size: int, where: str, what: str) -> tuple[int, .
     if len(values) > size:
         raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
     return tuple(values) + (-1,) * (size - len(values))
+
+
+def _check_paint(sprites, painted: list[int], pickups: list[int], where: str) -> None:
+    """A pickup paints only cells its body already has: the port finds every pickup a
+    body touches before painting it, which holds only while painting leaves the body's
+    shape (and so its contacts) as it was."""
+    for b in painted:
+        body = np.asarray(sprites[b].pixels)
+        for p in pickups:
+            colours = np.asarray(sprites[p].pixels)
+            if colours.shape != body.shape:
+                raise ValueError(f"{where}: pickup {sprites[p].kind} is not its body's shape")
+            if ((colours > 0) & (body == rules.TRANSPARENT)).any():
+                raise ValueError(f"{where}: pickup {sprites[p].kind} paints outside its body")
 
 
 def level_of(level, number: int) -> Level:
@@ -71,7 +81,7 @@ def level_of(level, number: int) -> Level:
     if len(set(distance.values())) < len(legs):
         raise ValueError(f"{where}: two legs equally far from the origin; their order is unknown")
     legs.sort(key=lambda slot: distance[slot])
-    leg_body = [first_slot.get(BODY + _group(sprites[s].kind, LEG), -1) for s in legs]
+    leg_body = [first_slot.get(BODY + sprites[s].kind.removeprefix(LEG), -1) for s in legs]
     if -1 in leg_body:
         raise ValueError(f"{where}: a leg without a body")
     bodies = sorted(set(leg_body))
@@ -82,7 +92,10 @@ def level_of(level, number: int) -> Level:
     ]
     flash_slot = len(sprites) + len(overlays)
     pickups = [s for s, sprite in enumerate(sprites) if sprite.kind.startswith(PICKUP)]
-    groups = [_group(sprites[t].kind, TARGET) for t in targets]
+    _check_paint(
+        sprites, [b for b in bodies if sprites[b].kind.startswith(PAINTED)], pickups, where
+    )
+    groups = [sprites[t].kind.removeprefix(TARGET) for t in targets]
     memory = {
         "legs": _padded(legs, MAX_LEGS, where, "legs"),
         "leg_body": _padded(leg_body, MAX_LEGS, where, "legs"),
