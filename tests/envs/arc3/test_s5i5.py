@@ -5,6 +5,8 @@ counted by ways and refused when they loop."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import numpy as np
 import pytest
@@ -76,3 +78,35 @@ def test_a_loop_of_carried_arms_is_refused():
     carried[0, 1] = carried[1, 0] = 1
     with pytest.raises(ValueError, match="cycle"):
         s5i5_levels._ways(carried)
+
+
+def _button_colour(button) -> int:
+    middle = len(button.pixels) // 2
+    return button.pixels[middle][middle]
+
+
+def test_a_turned_arm_without_a_base_is_refused(monkeypatch):
+    """An arm a turn button turns must have a base (the port reads its way once)."""
+    data = s5i5_levels.DATA
+    for number, level in enumerate(data.levels):
+        sprites = list(level.sprites)
+        turns = {_button_colour(s) for s in sprites if "myzmclysbl" in s.tags}
+        resizes = [s for s in sprites if "gdgcpukdrl" in s.tags]
+        for slot, arm in enumerate(sprites):
+            colour = arm.pixels[1][1]
+            driven = any(colour in sum(button.pixels, ()) for button in resizes)
+            if "agujdcrunq" not in arm.tags or colour not in turns or driven:
+                continue
+            no_base = tuple(
+                tuple(colour if c == s5i5_levels.CAP else c for c in row) for row in arm.pixels
+            )
+            sprites[slot] = dataclasses.replace(arm, pixels=no_base)
+            levels = list(data.levels)
+            levels[number] = dataclasses.replace(level, sprites=tuple(sprites))
+            monkeypatch.setattr(
+                s5i5_levels, "DATA", dataclasses.replace(data, levels=tuple(levels))
+            )
+            with pytest.raises(ValueError, match=r"s5i5 level .*: a turned arm has no base"):
+                s5i5_levels.level_of(number)
+            return
+    pytest.fail("no level of s5i5 has an arm turned and not resized")
