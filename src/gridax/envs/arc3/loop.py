@@ -30,7 +30,6 @@ from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.levels import LevelBank, set_level
 from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State, select
 
-
 # The envs of a batch still animating after an action's first frame run the rest in
 # chunks of this share of the batch (4 envs at 1,024): a chunk loops until its slowest env
 # is done, so with big chunks one long animation (r11l's 23-frame flash) keeps dozens of
