@@ -43,7 +43,8 @@ from gridax.envs.arc3.rules import CLICK, SCREEN, Game, Var
 
 BUDGET = 60  # actions per level
 HAZARD_LIVES = 5
-BLINK_FRAMES = 20  # a target's blink and the hazard's flash: 5 blinks of 4 frames
+BLINKS, BLINK_PERIOD = 5, 4  # a target's blink and the hazard's flash
+BLINK_FRAMES = BLINKS * BLINK_PERIOD
 UNSELECTED, SELECTED = 3, 0  # a leg's cells of colour 0, as drawn
 LINE, BAR_LEFT, BAR_SPENT = 1, 0, 5
 LINE_OVER = (5, 10)  # the colours a leg's line is drawn over
@@ -70,8 +71,8 @@ def _touching(state, slot, game: Game):
 # --- legs and bodies -----------------------------------------------------------------
 
 
-def centre_bodies(state):
-    """Every body put at the centre of its legs' centres (floor means)."""
+def centre_bodies(state, when: rules.Flag = True):
+    """Every body put at the centre of its legs' centres (floor means), where ``when``."""
     legs_ok, legs = _valid(state.memory["legs"])
     height, width = rules.drawn_size(state)
     x, y = state.table.x, state.table.y
@@ -82,7 +83,7 @@ def centre_bodies(state):
     mean_y = jnp.sum(jnp.where(of_body, (y + height // 2)[legs][None, :], 0), axis=1) // count
     new_x, new_y = mean_x - width[bodies] // 2, mean_y - height[bodies] // 2
     for b in range(lv.MAX_BODIES):
-        state = rules.place(state, bodies[b], new_x[b], new_y[b], bodies_ok[b])
+        state = rules.place(state, bodies[b], new_x[b], new_y[b], bodies_ok[b] & when)
     return state
 
 
@@ -121,10 +122,10 @@ def colour_bits(pixels):
     return jnp.sum(jnp.where(shown, bits[None, :], 0), axis=-1)
 
 
-def covered_targets(state, game: Game):
+def covered_targets(state, contacts):
     """``[targets]``: each target touched by its own body, or (a blank-bodied group's) by
-    a painted body showing exactly its colours."""
-    ok, bodies, touching = body_contacts(state, game)
+    a painted body showing exactly its colours (``contacts``: :func:`body_contacts`)."""
+    ok, bodies, touching = contacts
     targets_ok, targets = _valid(state.memory["targets"])
     on = touching[:, targets]  # [bodies, targets]
     own = state.memory["target_body"]
@@ -158,11 +159,15 @@ def paint(state, game: Game):
 # --- a move's frames -----------------------------------------------------------------
 
 
-def blink_phase(frames):
-    """``(show, hide)`` on a blink's ``frames``-th frame: the sprite toggles on even
-    counts, shown on frames 2-3 of every 4, hidden on 4-5."""
+def blink_phase(frames, blinks):
+    """``(show, hide, blinks, over)`` on a blink's ``frames``-th frame, ``blinks`` counted
+    before it: the sprite toggles on even frames (shown on 2-3 of every 4, hidden on
+    4-5), a blink is counted every ``BLINK_PERIOD`` frames and the ``BLINKS``-th ends it."""
     even = frames % 2 == 0
-    return even & ((frames // 2) % 2 == 1), even & ((frames // 2) % 2 == 0)
+    counted = frames % BLINK_PERIOD == 0
+    blinks = blinks + counted.astype(jnp.int32)
+    show, hide = even & ((frames // 2) % 2 == 1), even & ((frames // 2) % 2 == 0)
+    return show, hide, blinks, counted & (blinks >= BLINKS)
 
 
 def blink_targets(state, game: Game):
@@ -170,17 +175,17 @@ def blink_targets(state, game: Game):
     a blink shows the overlay on frames 2-3 of each 4 and keeps it after the fifth (the
     original's ``dkhjddmkke``)."""
     m = state.memory
-    now = covered_targets(state, game)
+    now = covered_targets(state, body_contacts(state, game))
     was, blinking = m["covered"], m["blinking"]
     starts = now & ~was & ~blinking
     leaves = ~now & was
     overlays_ok, overlays = _valid(m["overlays"])
     blinking = (blinking | starts) & ~leaves
     frames = jnp.where(starts, 0, m["blink_frames"]) + blinking.astype(jnp.int32)
-    blinks = jnp.where(starts, 0, m["blinks"]) + (blinking & (frames % 4 == 0)).astype(jnp.int32)
-    show, hide = blink_phase(frames)
-    show, hide = blinking & show, (blinking & hide) | leaves
-    done = blinking & (frames % 4 == 0) & (blinks >= 5)
+    before = jnp.where(starts, 0, m["blinks"])
+    show, hide, counted, over = blink_phase(frames, before)
+    blinks = jnp.where(blinking, counted, before)
+    show, hide, done = blinking & show, (blinking & hide) | leaves, blinking & over
     show, hide = show | done, hide & ~done
     shown = state.table.exists[overlays] & overlays_ok
     state = rules.remove(state, _mask(state, m["overlays"], hide & shown))
@@ -195,33 +200,35 @@ def blink_targets(state, game: Game):
     return state
 
 
-def flash_frame(state):
-    """One frame of the hazard's flash (the original's ``zznsngfkwo``)."""
+def flash_frame(state, when):
+    """One frame of the hazard's flash, where ``when`` (the original's ``zznsngfkwo``)."""
     m = state.memory
     frames = m["flash_frames"] + 1
     flash, body = m["flash"], m["flash_body"]
-    on, off = blink_phase(frames)
-    blinks = m["flash_blinks"] + (frames % 4 == 0).astype(jnp.int32)
-    over = (frames % 4 == 0) & (blinks >= 5)
+    on, off, blinks, over = blink_phase(frames, m["flash_blinks"])
     shown = state.table.exists[flash]
-    state = rules.place(state, flash, state.table.x[body], state.table.y[body], on & ~shown)
-    state = rules.add_again(state, flash, on & ~shown)
-    state = rules.remove(state, flash, (off | over) & shown)
-    state = rules.set_memory(state, "flash_frames", jnp.where(over, 0, frames))
-    state = rules.set_memory(state, "flash_blinks", jnp.where(over, 0, blinks))
-    state = rules.set_memory(state, "flashing", False, over)
-    return rules.set_memory(state, "reverting", True, over)
+    showing = when & on & ~shown
+    state = rules.place(state, flash, state.table.x[body], state.table.y[body], showing)
+    state = rules.add_again(state, flash, showing)
+    state = rules.remove(state, flash, when & (off | over) & shown)
+    state = rules.set_memory(state, "flash_frames", jnp.where(over, 0, frames), when)
+    state = rules.set_memory(state, "flash_blinks", jnp.where(over, 0, blinks), when)
+    state = rules.set_memory(state, "flashing", False, when & over)
+    return rules.set_memory(state, "reverting", True, when & over)
 
 
-def step_out(state, game: Game):
-    """The selected leg steps to its goal: then a hazard, the win, or wait for blinks."""
+def step_out(state, game: Game, when):
+    """The selected leg steps to its goal, where ``when``: then a hazard, the win, or
+    wait for blinks."""
     leg = state.memory["selected"]
     goal = state.memory["goal"]
-    state = centre_bodies(rules.place(state, leg, goal[0], goal[1]))
-    state = rules.rarely(jnp.any(state.memory["pickups"] >= 0), lambda s: paint(s, game), state)
-    ok, bodies, touching = body_contacts(state, game)
+    state = centre_bodies(rules.place(state, leg, goal[0], goal[1], when), when)
+    has_pickups = when & jnp.any(state.memory["pickups"] >= 0)
+    state = rules.rarely(has_pickups, lambda s: paint(s, game), state)
+    contacts = body_contacts(state, game)
+    _, bodies, touching = contacts
     on_hazard = jnp.any(touching & _kind_mask(state, lv.IS_HAZARD)[None, :], axis=1)
-    hazard = jnp.any(on_hazard)
+    hazard = when & jnp.any(on_hazard)
     hits = state.memory["hazard_hits"] + hazard.astype(jnp.int32)
     state = rules.set_memory(state, "hazard_hits", hits)
     lost = hazard & (hits >= HAZARD_LIVES)
@@ -231,18 +238,18 @@ def step_out(state, game: Game):
     for name, value in (("flashing", True), ("flash_frames", 0), ("flash_blinks", 0)):
         state = rules.set_memory(state, name, value, flashing)
     state = rules.set_memory(state, "flash_body", bodies[jnp.argmax(on_hazard)], flashing)
-    scored = state.memory["scored"]
-    won = jnp.all(covered_targets(state, game) | ~scored)
-    state = rules.set_memory(state, "winning", True, ~hazard & won)
-    return rules.set_memory(state, "waiting", True, ~hazard & ~won)
+    won = jnp.all(covered_targets(state, contacts) | ~state.memory["scored"])
+    state = rules.set_memory(state, "winning", True, when & ~hazard & won)
+    return rules.set_memory(state, "waiting", True, when & ~hazard & ~won)
 
 
-def step_back(state):
-    """The leg walks back to where the move started (after a hazard)."""
+def step_back(state, when):
+    """The leg walks back to where the move started (after a hazard), where ``when``."""
     start = state.memory["start"]
-    state = centre_bodies(rules.place(state, state.memory["selected"], start[0], start[1]))
-    state = rules.set_memory(state, "reverting", False)
-    return rules.set_memory(state, "moving", False)
+    state = rules.place(state, state.memory["selected"], start[0], start[1], when)
+    state = centre_bodies(state, when)
+    state = rules.set_memory(state, "reverting", False, when)
+    return rules.set_memory(state, "moving", False, when)
 
 
 def move_frame(state, game: Game):
@@ -252,9 +259,9 @@ def move_frame(state, game: Game):
     settled = ~jnp.any(m["blinking"])
     flashing, winning, waiting = m["flashing"], m["winning"], m["waiting"]
     stepping = ~flashing & ~winning & ~waiting
-    state = rules.where(flashing, flash_frame(state), state)
-    state = rules.where(stepping & ~m["reverting"], step_out(state, game), state)
-    state = rules.where(stepping & m["reverting"], step_back(state), state)
+    state = flash_frame(state, flashing)
+    state = step_out(state, game, stepping & ~m["reverting"])
+    state = step_back(state, stepping & m["reverting"])
     won = ~flashing & winning & settled
     state = rules.next_level(state, len(game.levels), won)
     done = won | (~flashing & ~winning & waiting & settled)

@@ -47,10 +47,10 @@ def _colours(sprite) -> int:
     return sum(1 << c for c in {int(c) for row in sprite.pixels for c in row if c > 0})
 
 
-def _padded(values: list[int], size: int, where: str, what: str) -> tuple[int, ...]:
+def _padded(values: list, size: int, where: str, what: str, fill=-1) -> tuple:
     if len(values) > size:
         raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
-    return tuple(values) + (-1,) * (size - len(values))
+    return tuple(values) + (fill,) * (size - len(values))
 
 
 def _check_paint(sprites, painted: list[int], pickups: list[int], where: str) -> None:
@@ -100,13 +100,18 @@ def level_of(level, number: int) -> Level:
         "legs": _padded(legs, MAX_LEGS, where, "legs"),
         "leg_body": _padded(leg_body, MAX_LEGS, where, "legs"),
         "bodies": _padded(bodies, MAX_BODIES, where, "bodies"),
-        "painted": tuple(sprites[b].kind.startswith(PAINTED) for b in bodies)
-        + (False,) * (MAX_BODIES - len(bodies)),
+        "painted": _padded(
+            [sprites[b].kind.startswith(PAINTED) for b in bodies],
+            MAX_BODIES,
+            where,
+            "bodies",
+            False,
+        ),
         "targets": _padded(targets, MAX_TARGETS, where, "targets"),
         "target_body": _padded(
             [first_slot.get(BODY + g, -1) for g in groups], MAX_TARGETS, where, "targets"
         ),
-        "scored": tuple(DECOY not in g for g in groups) + (False,) * (MAX_TARGETS - len(groups)),
+        "scored": _padded([DECOY not in g for g in groups], MAX_TARGETS, where, "targets", False),
         "target_colours": _padded(
             [_colours(sprites[t]) for t in targets], MAX_TARGETS, where, "targets"
         ),
