@@ -107,6 +107,10 @@ S5I5_LONG_ARM = clicks(S5I5_LEVEL_6, "s14,s9,t11,t11,t9,g11*8,g14*12,g12*35")
 # the next action only clears it.
 SK48_STOPPED_SLIDE = [[1, 0, 0], [CLICK, 30, 3], [2, 0, 0], [2, 0, 0], [4, 0, 0], [2, 0, 0]]
 SK48_STOPPED_SLIDE += [[3, 0, 0]] * 3
+TN36_BEAMS = [(34, 33), (34, 48), (39, 33), (39, 48), (44, 33), (44, 48), (57, 58)]
+TN36_BEAMS += [(34, 33), (34, 48), (39, 33), (39, 48), (44, 33), (44, 48), (49, 33), (49, 48)]
+TN36_BEAMS += [(54, 33), (54, 48), (59, 33), (59, 48), (57, 58)]
+TN36_LEVEL_7 = [(x, y) for _, x, y in GAMES["tn36"].solutions[6]]
 SCRIPTED = {
     "sk48": [
         {
@@ -131,6 +135,25 @@ SCRIPTED = {
             "actions": [[CLICK, 54, 48], [CLICK, 63, 10], [CLICK, 52, 8], [CLICK, 63, 10]]
             + [[CLICK, 17, 6], [CLICK, 0, 40]],
         }
+    ],
+    # level 7: a beam switched on over the block (33, 33, 33, 0, 0, 0), the block into
+    # a beam's emitter (0, 0, 0, 33, 33, 33), a selector's program, then the winning
+    # run from there; levels 4 and 5: a move and a scale into a wall
+    "tn36": [
+        {
+            "start_level": 6,
+            "actions": [[CLICK, x, y] for x, y in TN36_BEAMS] + [[CLICK, 16, 58]]
+            + [[CLICK, x, y] for x, y in TN36_LEVEL_7],
+        },
+        {
+            "start_level": 3,
+            "actions": [[CLICK, 54, 33], [CLICK, 54, 36], [CLICK, 59, 33], [CLICK, 59, 36]]
+            + [[CLICK, 57, 58]],
+        },
+        {
+            "start_level": 4,
+            "actions": [[CLICK, 54, 33], [CLICK, 54, 36], [CLICK, 59, 42], [CLICK, 57, 58]],
+        },
     ],
     # the long arm, then turns (each an overlap, put back), shrunk and grown
     "s5i5": [

@@ -192,6 +192,23 @@ def test_recolour_every_pixel_or_per_slot_colours():
     assert int(each.table.pixels[1, 0, 0]) == 1
 
 
+def test_set_scale_draws_a_sprite_larger_from_its_corner():
+    """``set_scale`` (arcengine's): the drawn size grows, the top-left corner stays and
+    each pixel covers scale x scale cells; scale 1 is as declared again."""
+    state, _ = env.reset(BUILDING)
+    state = rules.place(state, 1, 7, 7)  # the spare out of the way
+    grown = rules.set_scale(rules.place(state, 0, 2, 1), 0, 3)
+    height, width = rules.drawn_size(grown)
+    assert (int(height[0]), int(width[0])) == (3, 3)
+    frame = np.asarray(drawing.draw_frame(grown, BUILDING)[1])  # 8 pixels a cell
+    for cell_x, cell_y in ((2, 1), (4, 3)):
+        assert frame[8 * cell_y, 8 * cell_x] == 9
+    assert frame[8 * 4, 8 * 5] == BUILDING.background and frame[0, 8 * 2] == BUILDING.background
+    assert int(rules.set_scale(state, 0, 3, when=False).table.scale[0]) == 1
+    back = rules.set_scale(grown, 0, 1)
+    assert tuple(int(s[0]) for s in rules.drawn_size(back)) == (1, 1)
+
+
 def test_tagged_masks_the_existing_sprites_with_a_tag():
     tagging = Game(
         name="Tagging",

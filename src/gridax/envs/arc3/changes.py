@@ -85,6 +85,13 @@ def set_layer(state: Arc3State, which, layer, when: Flag = True) -> Arc3State:
     return _write(state, which, when, layer=layer)
 
 
+def set_scale(state: Arc3State, which, scale, when: Flag = True) -> Arc3State:
+    """Sprites ``which`` drawn at ``scale`` (arcengine's ``set_scale``: 2 doubles, -1
+    halves; they keep their top-left corner). A scale below 1 must divide the sprite's
+    pixel grid, and ``Game.max_downscale`` bound it, as arcengine requires."""
+    return _write(state, which, when, scale=scale)
+
+
 def set_rotation(state: Arc3State, which, degrees, when: Flag = True) -> Arc3State:
     """Sprites ``which`` turned to ``degrees`` clockwise (0, 90, 180, 270; arcengine's
     ``set_rotation``): they keep their top-left corner, not their centre."""

@@ -43,6 +43,7 @@ from gridax.envs.arc3.changes import (
     set_pixel,
     set_pixels,
     set_rotation,
+    set_scale,
     set_visible,
     try_move,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "frame_number",
     "lose",
     "maps",
+    "mask_of",
     "merge",
     "merge_all",
     "move",
@@ -124,6 +126,7 @@ __all__ = [
     "set_collidable",
     "set_pixels",
     "set_rotation",
+    "set_scale",
     "set_visible",
     "slot_of",
     "tagged",
@@ -222,6 +225,17 @@ def tagged(state: Arc3State, tag: int) -> Bool[Array, " N"]:
 def slot_of(state: Arc3State, kind: int) -> Int32[Array, ""]:
     """The first existing slot of ``kind`` (arcengine's first sprite by name), or 0."""
     return jnp.argmax(of_kind(state, kind)).astype(jnp.int32)
+
+
+def mask_of(state: Arc3State, slots, chosen: Flag = True) -> Bool[Array, " N"]:
+    """The slots ``slots`` (any shape; -1 names none) where ``chosen`` (broadcast to
+    their shape), as a mask over the table: a game that keeps its sprites' slots in
+    memory changes them together."""
+    slots = jnp.asarray(slots, jnp.int32)
+    chosen = jnp.broadcast_to(chosen, slots.shape) & (slots >= 0)
+    none = state.table.exists.shape[-1]  # out of range: dropped
+    at = jnp.where(chosen, slots, none)
+    return jnp.zeros_like(state.table.exists).at[at].set(True, mode="drop")
 
 
 def count(state: Arc3State, kind: int) -> Int32[Array, ""]:
