@@ -209,6 +209,19 @@ def test_set_scale_draws_a_sprite_larger_from_its_corner():
     assert tuple(int(s[0]) for s in rules.drawn_size(back)) == (1, 1)
 
 
+def test_slots_kept_in_memory_become_a_mask_or_one_value_per_slot():
+    """``mask_of`` and ``per_slot`` take slots of any shape, -1 naming none (it must not
+    wrap to the last slot)."""
+    state, _ = env.reset(BUILDING)
+    slots = jnp.asarray([[1, -1], [3, 0]])
+    mask = rules.mask_of(state, slots, jnp.asarray([[True, True], [False, True]]))
+    np.testing.assert_array_equal(mask, [True, True, False, False])
+    np.testing.assert_array_equal(rules.mask_of(state, -1), [False] * 4)
+    values = rules.per_slot(state, slots, jnp.asarray([[7, 8], [9, 5]], jnp.int8), fill=-1)
+    assert values.dtype == jnp.int8
+    np.testing.assert_array_equal(values, [5, 7, -1, 9])
+
+
 def test_tagged_masks_the_existing_sprites_with_a_tag():
     tagging = Game(
         name="Tagging",

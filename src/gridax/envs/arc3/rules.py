@@ -108,6 +108,7 @@ __all__ = [
     "next_level",
     "of_kind",
     "official",
+    "per_slot",
     "pixel_cells",
     "place",
     "put_last",
@@ -236,6 +237,17 @@ def mask_of(state: Arc3State, slots, chosen: Flag = True) -> Bool[Array, " N"]:
     none = state.table.exists.shape[-1]  # out of range: dropped
     at = jnp.where(chosen, slots, none)
     return jnp.zeros_like(state.table.exists).at[at].set(True, mode="drop")
+
+
+def per_slot(state: Arc3State, slots, values, fill=0) -> Array:
+    """``[N]``: ``values[i]`` at slot ``slots[i]`` (-1 names none), ``fill`` elsewhere; in
+    the values' dtype. One value per slot for a change that takes them (``recolour``'s
+    colours, ``set_visible``'s flags)."""
+    values = jnp.asarray(values)
+    slots = jnp.asarray(slots, jnp.int32)
+    none = state.table.exists.shape[-1]
+    filled = jnp.full(none, fill, values.dtype)
+    return filled.at[jnp.where(slots >= 0, slots, none)].set(values, mode="drop")
 
 
 def count(state: Arc3State, kind: int) -> Int32[Array, ""]:

@@ -117,11 +117,6 @@ RUNS = (
 BAR = np.asarray([min(round(64 * (left / MOVES)), 64) for left in range(MOVES + 1)], np.int32)
 
 
-def slot_mask(slots, flags):
-    """A mask over the sprite slots: ``slots[i]`` where ``flags[i]``."""
-    return jnp.any((jnp.arange(NUM_SLOTS)[None] == slots[:, None]) & flags[:, None], axis=0)
-
-
 def twins(state):
     """``(slots, active)``: each twin's slot and whether it is in the level and unpaired."""
     slots = jnp.stack([rules.slot_of(state, kind) for kind, _, _ in TWINS])
@@ -195,7 +190,7 @@ def meet(state, slots, active, before_x, before_y):
     x, y = jnp.where(back, before_x, x), jnp.where(back, before_y, y)
     for i in range(count):
         state = rules.place(state, slots[i], x[i], y[i], active[i])
-    return rules.set_collidable(state, slot_mask(slots, paired), False), paired
+    return rules.set_collidable(state, rules.mask_of(state, slots, paired), False), paired
 
 
 def twins_turn(state, action, game):
@@ -233,7 +228,7 @@ def click(state, action, game):
     slots, active = twins(state)
     selected = state.memory["selected"]
     colour = jnp.where(on_stone, TWIN_WAITING, TWIN)
-    state = rules.recolour(state, slot_mask(slots, active), None, colour, on_view)
+    state = rules.recolour(state, rules.mask_of(state, slots, active), None, colour, on_view)
     state = rules.recolour(state, selected, None, STONE_COLOUR, on_view & (selected >= 0))
     state = rules.recolour(state, hit, None, SELECTED, on_stone)
     state = rules.set_memory(state, "selected", jnp.where(on_stone, hit, -1), on_view)
@@ -247,7 +242,7 @@ def flash(state, game):
     slots, active = twins(state)
     dying = active & on_hazard(state, slots, game)
     colour = jnp.where((flash_frame % 2 == 0) & (flash_frame < 5), FLASH, TWIN)
-    state = rules.recolour(state, slot_mask(slots, dying), None, colour)
+    state = rules.recolour(state, rules.mask_of(state, slots, dying), None, colour)
     last = flash_frame == FLASH_FRAMES - 1
     clickable = state.table.tags[:, CLICKABLE]
     state = rules.place(state, clickable, state.memory["home_x"], state.memory["home_y"], last)

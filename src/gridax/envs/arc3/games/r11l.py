@@ -58,11 +58,6 @@ def _valid(slots):
     return slots >= 0, jnp.clip(slots, 0)
 
 
-def _mask(state, slots, chosen):
-    """The slots ``slots[i]`` where ``chosen[i]``, as a mask over the table."""
-    return jnp.zeros_like(state.table.exists).at[jnp.clip(slots, 0)].max(chosen & (slots >= 0))
-
-
 def _touching(state, slot, game: Game):
     """``[N]``: the slots sprite ``slot`` (a body or leg, 5 x 5) collides with."""
     return rules.collisions(state, slot, game, size=5)
@@ -95,7 +90,7 @@ def select(state, leg, when: rules.Flag = True):
 
 
 def on_set_level(state, game: Game):
-    state = rules.remove(state, _mask(state, state.memory["overlays"], True))
+    state = rules.remove(state, rules.mask_of(state, state.memory["overlays"], True))
     state = rules.remove(state, state.memory["flash"])
     state = rules.recolour(state, _kind_mask(state, lv.IS_LEG), SELECTED, UNSELECTED)
     first = state.memory["legs"][0]
@@ -152,7 +147,7 @@ def paint(state, game: Game):
         new = jnp.take_along_axis(colours, last[None], axis=0)[0]
         old = state.table.pixels[body, :size, :size]
         state = rules.set_pixels(state, body, jnp.where(jnp.any(wet, axis=0), new, old))
-        state = rules.remove(state, _mask(state, pickups, hit))
+        state = rules.remove(state, rules.mask_of(state, pickups, hit))
     return state
 
 
@@ -188,8 +183,8 @@ def blink_targets(state, game: Game):
     show, hide, done = blinking & show, (blinking & hide) | leaves, blinking & over
     show, hide = show | done, hide & ~done
     shown = state.table.exists[overlays] & overlays_ok
-    state = rules.remove(state, _mask(state, m["overlays"], hide & shown))
-    state = rules.add_again(state, _mask(state, m["overlays"], show & ~shown))
+    state = rules.remove(state, rules.mask_of(state, m["overlays"], hide & shown))
+    state = rules.add_again(state, rules.mask_of(state, m["overlays"], show & ~shown))
     for name, value in (
         ("covered", (was | starts) & ~leaves),
         ("blinking", blinking & ~done),

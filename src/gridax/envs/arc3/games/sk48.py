@@ -181,9 +181,8 @@ def _flash(state, game: Game, when):
     black = ((n // 5) % 2 == 0) | (n >= 25)
     colour = jnp.where(black, 0, memory["block_colour"])
     slots = memory["block_slot"]
-    which = jnp.zeros(NUM_SLOTS, bool).at[slots].set(memory["flashing"], mode="drop")
-    per_slot = jnp.zeros(NUM_SLOTS, jnp.int32).at[slots].set(colour, mode="drop")
-    state = rules.recolour(state, which, None, per_slot, when)
+    which = rules.mask_of(state, slots, memory["flashing"])
+    state = rules.recolour(state, which, None, rules.per_slot(state, slots, colour), when)
     state = rules.set_memory(state, "flash", n + 1, when)
     done = when & (n + 1 >= FLASH_FRAMES)
     state = rules.complete(state, done)

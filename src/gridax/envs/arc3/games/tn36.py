@@ -100,13 +100,6 @@ def _set_for(state, name, m, value, when: rules.Flag = True):
     return rules.set_memory(state, name, old.at[m].set(jnp.asarray(value, old.dtype)), when)
 
 
-def _per_slot(state, slots, values):
-    """``[N]``: ``values`` at the slots ``slots`` (-1: none), 0 elsewhere."""
-    none = state.table.exists.shape[-1]
-    at = jnp.where(slots >= 0, slots, none)
-    return jnp.zeros(none, jnp.int32).at[at].set(jnp.asarray(values, jnp.int32), mode="drop")
-
-
 # --- a machine's block ---------------------------------------------------------------
 
 
@@ -148,7 +141,7 @@ def check_points(state, m, when, save: bool = False):
     order = jnp.arange(points.shape[0])
     was = table.visible[jnp.clip(points, 0)]
     shown = jnp.where(jnp.any(met), (order < first) | ((order > first) & was), True)
-    visible = _per_slot(state, points, shown).astype(bool)
+    visible = rules.per_slot(state, points, shown)
     state = rules.set_visible(state, rules.mask_of(state, points), visible, when)
     if save:
         here = jnp.stack(
@@ -310,7 +303,7 @@ def load_program(state, index, when):
     program, bits = mem["programs"][index], mem["bits"][LEFT]
     wanted = (program[:, None] >> jnp.arange(lv.MAX_BITS)[None, :]) & 1 == 1
     change = when & (program[:, None] >= 0) & (_lit(state, bits) != wanted) & (bits >= 0)
-    colours = _per_slot(state, bits, jnp.where(wanted, LIT, DARK))
+    colours = rules.per_slot(state, bits, jnp.where(wanted, LIT, DARK))
     state = rules.recolour(state, rules.mask_of(state, bits, change), None, colours)
     return _set_for(state, "reset_after", LEFT, mem["program_reset"][index], when)
 
@@ -340,7 +333,7 @@ def press(state, m, x, y, when):
     on_tablet = inside & ~mem["read_only"][m] & _contains(state, mem["tablet"][m], x, y)
     bits = mem["bits"][m]
     under = _contains(state, mem["columns"][m], x, y)[:, None] & _contains(state, bits, x, y)
-    colours = _per_slot(state, bits, jnp.where(_lit(state, bits), DARK, LIT))
+    colours = rules.per_slot(state, bits, jnp.where(_lit(state, bits), DARK, LIT))
     state = rules.recolour(state, rules.mask_of(state, bits, under & on_tablet), None, colours)
     button = mem["button"][m]
     runs = inside & ~on_tablet & _contains(state, button, x, y)
