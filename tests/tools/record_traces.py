@@ -142,7 +142,8 @@ SCRIPTED = {
     "tn36": [
         {
             "start_level": 6,
-            "actions": [[CLICK, x, y] for x, y in TN36_BEAMS] + [[CLICK, 16, 58]]
+            "actions": [[CLICK, x, y] for x, y in TN36_BEAMS]
+            + [[CLICK, 16, 58]]
             + [[CLICK, x, y] for x, y in TN36_LEVEL_7],
         },
         {

@@ -61,6 +61,12 @@ def hex_frame(rows) -> np.ndarray:
 _frame = jax.jit(lambda t, c: cam.frame(t, c, MAX_DOWNSCALE))
 _collisions = jax.jit(lambda t, i: collision.collisions(t, i, REACH, MAX_DOWNSCALE))
 _try_move = jax.jit(lambda t, i, dx, dy: collision.try_move(t, i, dx, dy, REACH, MAX_DOWNSCALE))
+_changed_cells = jax.jit(lambda old, new, c: cam.changed_cells(old, new, c, 1024))
+_redraw_cells = jax.jit(
+    lambda canvas, t, c, rows, cols, valid: cam.redraw_cells(
+        canvas, t, c, rows, cols, valid, MAX_DOWNSCALE
+    )
+)
 _sprite_at = jax.jit(
     lambda t, x, y, tag, ignore: collision.sprite_at(t, x, y, tag, ignore, MAX_DOWNSCALE),
     static_argnums=(3, 4),
@@ -183,6 +189,38 @@ def test_a_frame_redrawn_where_sprites_changed_equals_the_whole_frame():
                 err_msg=f"case {number}: area {(x0, y0, x1, y1)}",
             )
     assert checked > 60
+
+
+def test_the_cells_of_the_changed_boxes_redrawn_equal_the_whole_frame():
+    """``camera.redraw_cells`` of the cells ``changed_cells`` lists, on the old frame, is
+    the new frame, for the random changes of the cases viewed one pixel a cell, whatever
+    the joint box of the changes; a list too short says it does not fit."""
+    cases = json.loads(RECORDED.read_text())["cases"]
+    rng = np.random.default_rng(1)
+    checked = 0
+    for number, case in enumerate(cases):
+        table, camera = table_of(case), camera_of(case)
+        if int(cam.scale_and_offset(camera)[0]) != 1:
+            continue
+        before = _frame(table, camera)
+        for _ in range(4):
+            changed = changed_copy(table, rng)
+            rows, cols, valid, fits = _changed_cells(table, changed, camera)
+            if not bool(fits):
+                continue
+            checked += 1
+            np.testing.assert_array_equal(
+                _redraw_cells(before, changed, camera, rows, cols, valid),
+                _frame(changed, camera),
+                err_msg=f"case {number}",
+            )
+    assert checked > 20
+    # Every sprite of a case moved: more cells than a short list holds.
+    one_to_one = [c for c in cases if int(cam.scale_and_offset(camera_of(c))[0]) == 1]
+    table, camera = table_of(one_to_one[0]), camera_of(one_to_one[0])
+    moved = eqx.tree_at(lambda t: t.x, table, table.x + 3)
+    assert bool(_changed_cells(table, moved, camera)[2][1])  # two cells or more
+    assert not bool(cam.changed_cells(table, moved, camera, 1)[3])
 
 
 def test_live_engine_cases(tmp_path):

@@ -164,9 +164,7 @@ def _with(level, sprites=None, **data):
 def test_level_data_the_port_cannot_stand_for_is_refused_naming_the_level():
     level = tn36_levels.DATA.levels[1]
     sprites = list(level.sprites)
-    tablet = next(
-        i for i, s in enumerate(sprites) if tn36_levels.READ_ONLY in s.tags and s.x < 31
-    )
+    tablet = next(i for i, s in enumerate(sprites) if tn36_levels.READ_ONLY in s.tags and s.x < 31)
     editable = [*sprites]
     editable[tablet] = dataclasses.replace(sprites[tablet], tags=(tn36_levels.TABLET,))
     with pytest.raises(ValueError, match="tn36 level 2: the left machine's tablet is editable"):

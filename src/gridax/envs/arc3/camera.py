@@ -55,6 +55,28 @@ def draw_order(table: SpriteTable) -> Int32[Array, " N"]:
     return jnp.argsort(jnp.lexsort((table.order, table.layer))).astype(jnp.int32)
 
 
+def _colours_at(table: SpriteTable, camera: Camera, world_rows, world_cols, max_downscale: int):
+    """The colour drawn at each world cell ``(world_rows, world_cols)`` (arrays that
+    broadcast together): the top sprite's pixel there, or the camera's background."""
+    cells = jnp.broadcast_shapes(world_rows.shape, world_cols.shape)
+    shape = (table.x.shape[-1], *cells)
+    extra = (1,) * len(cells)
+    local_rows = world_rows[None] - table.y.reshape(table.y.shape + extra)
+    local_cols = world_cols[None] - table.x.reshape(table.x.shape + extra)
+    samples = all_pixels_at(
+        table,
+        jnp.broadcast_to(local_rows, shape),
+        jnp.broadcast_to(local_cols, shape),
+        max_downscale,
+    )
+    shown = (table.visible & table.exists).reshape(table.x.shape + extra)
+    drawn = (samples >= 0) & shown
+    rank = jnp.where(drawn, draw_order(table).reshape(table.x.shape + extra), -1)
+    top = jnp.argmax(rank, axis=0)
+    colour = jnp.take_along_axis(samples, top[None], axis=0)[0]
+    return jnp.where(jnp.max(rank, axis=0) >= 0, colour, camera.background).astype(jnp.int8)
+
+
 def view(
     table: SpriteTable, camera: Camera, max_downscale: int = 1, size: int = SCREEN, origin=(0, 0)
 ) -> Int8[Array, "size size"]:
@@ -65,21 +87,7 @@ def view(
     ``(x, y)``, the ``size`` x ``size`` cells of the view from that cell."""
     rows = jnp.arange(size, dtype=jnp.int32)[:, None] + origin[1]
     cols = jnp.arange(size, dtype=jnp.int32)[None, :] + origin[0]
-    world_rows, world_cols = rows + camera.y, cols + camera.x
-    local_rows = world_rows[None] - table.y[:, None, None]
-    local_cols = world_cols[None] - table.x[:, None, None]
-    shape = (table.x.shape[-1], size, size)
-    samples = all_pixels_at(
-        table,
-        jnp.broadcast_to(local_rows, shape),
-        jnp.broadcast_to(local_cols, shape),
-        max_downscale,
-    )
-    drawn = (samples >= 0) & (table.visible & table.exists)[:, None, None]
-    rank = jnp.where(drawn, draw_order(table)[:, None, None], -1)
-    top = jnp.argmax(rank, axis=0)
-    colour = jnp.take_along_axis(samples, top[None], axis=0)[0]
-    return jnp.where(jnp.max(rank, axis=0) >= 0, colour, camera.background).astype(jnp.int8)
+    return _colours_at(table, camera, rows + camera.y, cols + camera.x, max_downscale)
 
 
 def frame(
@@ -119,12 +127,11 @@ def _span(marked):
     return jnp.where(some, first, 0), jnp.where(some, end, 0)
 
 
-def changed_area(old: SpriteTable, new: SpriteTable, camera: Camera):
-    """``(x0, y0, x1, y1)``: the view cells (half-open, clipped to the view) that may be
-    drawn differently from ``old`` to ``new``: for every slot drawn in either whose
-    drawing changed, its old and new boxes, or only the box of the changed pixels of an
-    untransformed sprite that changed nothing else. Empty (``x0 >= x1``) when nothing
-    changed."""
+def _changed_boxes(old: SpriteTable, new: SpriteTable):
+    """Per slot, ``((old x, y, width, height), (new ...), in_place, changed)``: the boxes
+    a slot drawn in either table covers, where its drawing changed; for an untransformed
+    sprite that changed only pixels (``in_place``), the new box is the changed pixels'
+    box alone."""
     moved = jnp.zeros(old.x.shape, bool)
     for name in DRAWN_FIELDS:
         moved = moved | (getattr(old, name) != getattr(new, name))
@@ -136,17 +143,73 @@ def changed_area(old: SpriteTable, new: SpriteTable, camera: Camera):
     changed = moved | (rows1 > rows0)
     changed = changed & ((old.visible & old.exists) | (new.visible & new.exists))
     (old_h, old_w), (new_h, new_w) = drawn_size(old), drawn_size(new)
+    new_box = (
+        jnp.where(in_place, new.x + cols0, new.x),
+        jnp.where(in_place, new.y + rows0, new.y),
+        jnp.where(in_place, cols1 - cols0, new_w),
+        jnp.where(in_place, rows1 - rows0, new_h),
+    )
+    return ((old.x, old.y, old_w, old_h), new_box), in_place, changed
+
+
+def changed_area(old: SpriteTable, new: SpriteTable, camera: Camera):
+    """``(x0, y0, x1, y1)``: the view cells (half-open, clipped to the view) that may be
+    drawn differently from ``old`` to ``new``: for every slot drawn in either whose
+    drawing changed, its old and new boxes, or only the box of the changed pixels of an
+    untransformed sprite that changed nothing else. Empty (``x0 >= x1``) when nothing
+    changed."""
+    ((old_x, old_y, old_w, old_h), (new_x, new_y, new_w, new_h)), in_place, changed = (
+        _changed_boxes(old, new)
+    )
     far = jnp.int32(1 << 20)
 
-    def bounds(old_at, new_at, old_size, new_size, first, end, camera_at, extent):
-        low = jnp.where(in_place, new_at + first, jnp.minimum(old_at, new_at))
-        high = jnp.where(in_place, new_at + end, jnp.maximum(old_at + old_size, new_at + new_size))
+    def bounds(old_at, new_at, old_size, new_size, camera_at, extent):
+        low = jnp.where(in_place, new_at, jnp.minimum(old_at, new_at))
+        high = jnp.where(
+            in_place, new_at + new_size, jnp.maximum(old_at + old_size, new_at + new_size)
+        )
         low, high = jnp.min(jnp.where(changed, low, far)), jnp.max(jnp.where(changed, high, -far))
         return jnp.clip(low - camera_at, 0, extent), jnp.clip(high - camera_at, 0, extent)
 
-    x0, x1 = bounds(old.x, new.x, old_w, new_w, cols0, cols1, camera.x, camera.width)
-    y0, y1 = bounds(old.y, new.y, old_h, new_h, rows0, rows1, camera.y, camera.height)
+    x0, x1 = bounds(old_x, new_x, old_w, new_w, camera.x, camera.width)
+    y0, y1 = bounds(old_y, new_y, old_h, new_h, camera.y, camera.height)
     return x0, y0, x1, y1
+
+
+def changed_cells(old: SpriteTable, new: SpriteTable, camera: Camera, limit: int):
+    """``(rows, cols, valid, fits)``: a list of ``limit`` (static) view cells that holds
+    every cell that may be drawn differently from ``old`` to ``new`` (as
+    :func:`changed_area`, but box by box: a slot's old box, its new box, or its changed
+    pixels' box; cells of overlapping boxes listed twice), the entries past the last
+    not ``valid``, and whether they ``fit`` in ``limit``. Two small changes far apart
+    (a bar's end and a tile) list a few cells where their joint box holds thousands."""
+    boxes, in_place, changed = _changed_boxes(old, new)
+    (old_x, old_y, old_w, old_h), (new_x, new_y, new_w, new_h) = boxes
+    left = jnp.concatenate([old_x, new_x]) - camera.x
+    top = jnp.concatenate([old_y, new_y]) - camera.y
+    right = left + jnp.concatenate([old_w, new_w])
+    bottom = top + jnp.concatenate([old_h, new_h])
+    used = jnp.concatenate([changed & ~in_place, changed])
+    left, right = jnp.clip(left, 0, camera.width), jnp.clip(right, 0, camera.width)
+    top, bottom = jnp.clip(top, 0, camera.height), jnp.clip(bottom, 0, camera.height)
+    width = right - left
+    area = jnp.where(used, width * (bottom - top), 0)
+    ends = jnp.cumsum(area)
+    cells = jnp.arange(limit, dtype=jnp.int32)
+    box = jnp.clip(jnp.searchsorted(ends, cells, side="right"), 0, area.shape[0] - 1)
+    offset = cells - (ends[box] - area[box])
+    safe = jnp.maximum(width[box], 1)
+    rows, cols = top[box] + offset // safe, left[box] + offset % safe
+    return rows, cols, cells < ends[-1], ends[-1] <= limit
+
+
+def redraw_cells(canvas, table: SpriteTable, camera: Camera, rows, cols, valid, max_downscale=1):
+    """``canvas`` with the view cells ``(rows, cols)`` (where ``valid``) drawn again, for
+    a view at one screen pixel per cell (scale 1): what :func:`frame` draws there."""
+    colours = _colours_at(table, camera, rows + camera.y, cols + camera.x, max_downscale)
+    _, x_offset, y_offset = scale_and_offset(camera)
+    at = jnp.where(valid, (rows + y_offset) * SCREEN + cols + x_offset, SCREEN * SCREEN)
+    return canvas.reshape(-1).at[at].set(colours, mode="drop").reshape(SCREEN, SCREEN)
 
 
 def redraw(

@@ -22,10 +22,18 @@ from gridax.envs.arc3.types import Arc3State
 # part, in games whose view is at least twice that window's area (smaller views are
 # drawn whole for less: measured, benchmarks/RESULTS.md).
 REDRAW_WINDOW = 3
+# A frame whose changes do not fit that window but lie in boxes of REDRAW_CELLS view
+# cells in all (a bar's end and a tile far apart) is drawn again at those cells, in
+# games whose largest view is drawn at one pixel a cell (over 32 cells a side).
+REDRAW_CELLS = 256
 
 
 def _draws_in_part(game: Game) -> bool:
     return game.view_size**2 >= 2 * REDRAW_WINDOW**2
+
+
+def _draws_cells(game: Game) -> bool:
+    return cam.SCREEN // game.view_size == 1
 
 
 def keeps_canvas(game: Game) -> bool:
@@ -64,9 +72,30 @@ def redraw(before: Arc3State, state: Arc3State, game: Game) -> tuple[Arc3State, 
         canvas = before.screen if before.canvas is None else before.canvas
         canvas = cam.redraw(canvas, state.table, state.camera, (x0, y0), window, game.max_downscale)
         moved = jax.tree.leaves(jax.tree.map(jnp.not_equal, before.camera, state.camera))
-        whole = jnp.any(jnp.stack(moved)) | (x1 - x0 > window) | (y1 - y0 > window)
+        moved = jnp.any(jnp.stack(moved))
+        beyond = (x1 - x0 > window) | (y1 - y0 > window)
+        if _draws_cells(game):
+            rows, cols, valid, fits = cam.changed_cells(
+                before.table, state.table, state.camera, REDRAW_CELLS
+            )
+            one_to_one = cam.scale_and_offset(state.camera)[0] == 1
+            by_cells = beyond & fits & one_to_one & ~moved
+            canvas = cond_rare(
+                by_cells,
+                lambda canvas, table, camera, rows, cols, valid: cam.redraw_cells(
+                    canvas, table, camera, rows, cols, valid, game.max_downscale
+                ),
+                canvas,
+                state.table,
+                state.camera,
+                rows,
+                cols,
+                valid,
+                compact_to=1 / 16,
+            )
+            beyond = beyond & ~by_cells
         canvas = cond_rare(
-            whole,
+            moved | beyond,
             lambda _, table, camera: _canvas(table, camera, game),
             canvas,
             state.table,

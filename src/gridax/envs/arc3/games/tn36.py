@@ -44,7 +44,7 @@ LEFT, RIGHT = 0, 1
 LIT, DARK = 5, 1  # a bit's colours
 SELECTED, UNSELECTED = 9, 2  # a selector's frame
 PRESSED, FLASH = 10, 14
-TIMER_SPAN, HALF_SPEED_FROM = 61, 5  # clicks before the timer runs out; level index
+HALF_SPEED_FROM = 5  # the level index from which the timer ticks every second click
 NOT_ENDING, WINNING, LOSING = 0, 1, 2
 
 
