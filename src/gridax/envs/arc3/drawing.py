@@ -2,9 +2,10 @@
 
 A frame is the camera's view of the level (upscaled and letterboxed: the canvas) under
 the game's UI layer. Most actions change a few cells, so the next canvas is the last
-one with a window of ``REDRAW_WINDOW`` view cells drawn again where sprites changed; a
-frame whose camera moved, or whose changes do not fit the window, is drawn whole (few
-envs of a batch: ``cond_rare``).
+one with a window of ``REDRAW_WINDOW`` view cells drawn again where sprites changed, or
+(changes far apart) the cells of the changed sprites' boxes, up to ``REDRAW_CELLS`` of
+them; a frame whose camera moved, or whose changes fit neither, is drawn whole (few envs
+of a batch: ``cond_rare``).
 """
 
 from __future__ import annotations
