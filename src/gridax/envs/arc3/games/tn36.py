@@ -46,6 +46,7 @@ SELECTED, UNSELECTED = 9, 2  # a selector's frame
 PRESSED, FLASH = 10, 14
 HALF_SPEED_FROM = 5  # the level index from which the timer ticks every second click
 NOT_ENDING, WINNING, LOSING = 0, 1, 2
+FLASHES = ("block_flash", "target_flash", "flashed")  # a win's flash: on, and shown
 
 
 def _table(entries: dict, default, width: int = 1) -> np.ndarray:
@@ -414,11 +415,6 @@ POINTS = (
 # fmt: on
 SOLUTIONS = tuple(tuple((CLICK, x, y) for x, y in run) for run in POINTS)
 
-
-def _per_machine(dtype: str, shape: tuple = (), value=-1) -> Var:
-    return Var(dtype, (2, *shape), value)
-
-
 GAME = Game(
     **lv.DATA.game_fields(),
     levels=lv.LEVELS,
@@ -427,35 +423,13 @@ GAME = Game(
     pixel_size=lv.PIXEL_SIZE,
     reach=lv.PIXEL_SIZE,
     memory={
-        # The level's parts (tn36_levels).
-        **{name: _per_machine("int32") for name in ("machine", "block", "dead", "target")},
-        **{name: _per_machine("int32") for name in ("button", "tablet")},
-        "target_colour": _per_machine("int32", (), 0),
-        "button_colour": _per_machine("int32", (), 0),
-        "walls": _per_machine("int32", (lv.MAX_WALLS,)),
-        "beams": _per_machine("int32", (lv.MAX_BEAMS,)),
-        "emitters": _per_machine("int32", (lv.MAX_BEAMS,)),
-        "checkpoints": _per_machine("int32", (lv.MAX_CHECKPOINTS,)),
-        "read_only": _per_machine("bool", (), False),
-        "columns": _per_machine("int32", (lv.MAX_COLUMNS,)),
-        "bits": _per_machine("int32", (lv.MAX_COLUMNS, lv.MAX_BITS)),
-        "selectors": Var("int32", (lv.MAX_PROGRAMS,), -1),
-        "programs": Var("int32", (lv.MAX_PROGRAMS, lv.MAX_COLUMNS), -1),
-        "program_at": Var("int32", (lv.MAX_PROGRAMS, 2)),
-        "program_rotation": Var("int32", (lv.MAX_PROGRAMS,)),
-        "program_scale": Var("int32", (lv.MAX_PROGRAMS,), 1),
-        "program_reset": Var("bool", (lv.MAX_PROGRAMS,), True),
-        "first_program": Var("bool"),
-        "bar": Var(),
-        "marker": Var(),
+        **lv.PARTS,
         # The play.
-        "start": _per_machine("int32", (5,), 0),  # x, y, turn, scale, colour
-        "colour": _per_machine("int32", (), 0),
-        "alive": _per_machine("bool", (), True),
-        "block_flash": _per_machine("bool", (), False),
-        "target_flash": _per_machine("bool", (), False),
-        "flashed": _per_machine("bool", (), False),
-        "reset_after": _per_machine("bool", (), True),
+        "start": lv.per_machine("int32", (5,), 0),  # x, y, turn, scale, colour
+        "colour": lv.per_machine("int32", (), 0),
+        "alive": lv.per_machine("bool", (), True),
+        **{name: lv.per_machine("bool", (), False) for name in FLASHES},
+        "reset_after": lv.per_machine("bool", (), True),
         "running": Var("int32", (), -1),
         "column": Var(),
         "pressed": Var("bool"),

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.rules import Level
+from gridax.envs.arc3.rules import Level, Var
 
 DATA = rules.official.load("tn36")
 MACHINE, BLOCK, TARGET, WALL = "annjcsdtyc", "yssamcbruq", "ylbysintoa", "trvxlvpbdv"
@@ -228,3 +228,33 @@ PIXEL_SIZE = max(max(s.drawn_shape) for level in LEVELS for s in level.sprites)
 MAX_STEPS = max(
     int((np.asarray(dict(level.memory)["columns"]) >= 0).sum(axis=1).max()) for level in LEVELS
 )
+
+
+def per_machine(dtype: str, shape: tuple = (), value=-1) -> Var:
+    """A memory variable with an entry per machine (left, right)."""
+    return Var(dtype, (2, *shape), value)
+
+
+# The memory variables of the level's parts, as level_of fills them.
+PARTS = {
+    **{name: per_machine("int32") for name in ("machine", "block", "dead", "target")},
+    **{name: per_machine("int32") for name in ("button", "tablet")},
+    "target_colour": per_machine("int32", (), 0),
+    "button_colour": per_machine("int32", (), 0),
+    "walls": per_machine("int32", (MAX_WALLS,)),
+    "beams": per_machine("int32", (MAX_BEAMS,)),
+    "emitters": per_machine("int32", (MAX_BEAMS,)),
+    "checkpoints": per_machine("int32", (MAX_CHECKPOINTS,)),
+    "read_only": per_machine("bool", (), False),
+    "columns": per_machine("int32", (MAX_COLUMNS,)),
+    "bits": per_machine("int32", (MAX_COLUMNS, MAX_BITS)),
+    "selectors": Var("int32", (MAX_PROGRAMS,), -1),
+    "programs": Var("int32", (MAX_PROGRAMS, MAX_COLUMNS), -1),
+    "program_at": Var("int32", (MAX_PROGRAMS, 2)),
+    "program_rotation": Var("int32", (MAX_PROGRAMS,)),
+    "program_scale": Var("int32", (MAX_PROGRAMS,), 1),
+    "program_reset": Var("bool", (MAX_PROGRAMS,), True),
+    "first_program": Var("bool"),
+    "bar": Var(),
+    "marker": Var(),
+}
