@@ -19,6 +19,16 @@ CHECKED_IDS = [
 ] + ["ArcGen-Recolour-v0", "ArcGen-Mixture-v0"]
 
 
+@pytest.fixture
+def _free_each_envs_code():
+    """Each env's compiled code dropped after its check: this module compiles every
+    registered env, more executables than one module may keep mapped (conftest's
+    ``_free_compiled_code``; XLA aborted serialising one, at wa30, the 31st)."""
+    yield
+    jax.clear_caches()
+
+
+@pytest.mark.usefixtures("_free_each_envs_code")
 @pytest.mark.parametrize("env_id", CHECKED_IDS)
 def test_every_registered_env_conforms(env_id):
     report = check_env(env_id, num_envs=3, num_steps=6)
