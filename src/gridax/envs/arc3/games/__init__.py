@@ -20,6 +20,7 @@ from gridax.envs.arc3.games import (
     s5i5,
     sk48,
     sp80,
+    su15,
     tn36,
     tr87,
     tu93,
@@ -28,7 +29,7 @@ from gridax.envs.arc3.games import (
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cd82, cn04, ft09, ls20, m0r0, r11l, s5i5, sk48, sp80, tn36, tr87, tu93, vc33, wa30)
+PORTED = (cd82, cn04, ft09, ls20, m0r0, r11l, s5i5, sk48, sp80, su15, tn36, tr87, tu93, vc33, wa30)
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -51,6 +52,7 @@ __all__ = [
     "s5i5",
     "sk48",
     "sp80",
+    "su15",
     "tn36",
     "tr87",
     "tu93",

@@ -1,0 +1,554 @@
+"""su15, ARC Prize's public ARC-AGI-3 game (version 4c352900), as JAX rules.
+
+Fruits of nine sizes (0-8, each its colour) lie on a board below a bar of keys; goal
+rings mark where they must go. The level is won when the goals hold, by the fruits' and
+enemies' centres, exactly the number of fruits of each size and enemies of each kind
+its data asks for. A step bar (row 63) counts the clicks left.
+
+- **ACTION6** below row 9 and above row 63 starts the vacuum: every fruit and enemy whose
+  box comes within 8 cells of the click is captured. For four frames a black ring
+  shrinks on the click while the captured move toward it: fruits and the second and
+  third kinds of enemy up to 4 cells a frame along each axis, enemies of the first kind
+  3.4 cells along their line to the click (rounded, halves to even). Then captured
+  fruits that overlap merge, group by group, into one of the next size at their mean
+  centre (two of size 8 vanish instead); fruits of two sizes overlapping make a bad
+  merge. A click spends one step; one that starts no vacuum spends none.
+- **Enemies** (free, not cooling down) chase the nearest fruit a cell a frame (the third
+  kind two) while the ring shrinks, unless a knocked fruit is flying. One that touches a
+  fruit knocks it and rests 9 frames: the fruit shakes 4 frames, then shrinks a size
+  and flies 10 cells away from the enemy in 4 frames (floats added up, rounded halves to
+  even); a fruit of size 0 goes. Overlapping enemies of one kind merge into the next kind
+  (two of the third vanish); of two kinds, a bad merge.
+- A **bad merge** flashes the pair (black and back every 2 frames, 16 frames), costs
+  2 steps more each time (2, 4, 6...) and undoes the click.
+- **ACTION7** undoes the last click (any click, also one that did nothing): fruits and
+  enemies as they were; the steps stay spent.
+- When the fruits are worth less than the goals ask (size n is worth 2**n), the keys
+  and goals turn grey until an undo makes it up. The level is lost when no fruit is left
+  or no step. A win paints the keys and goals black for 11 frames, then the next level.
+
+The original's lists are memory (``su15_lists``). The ring is drawn by the UI, over
+every sprite but those above it (fruits of sizes 0, 1 and 8, and fruits added after it).
+The level's data and the float tables are in ``su15_levels``.
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games import su15_levels as lv
+from gridax.envs.arc3.games import su15_lists as ls
+from gridax.envs.arc3.games.su15_lists import ENEMY_FIELDS, FRUIT_FIELDS, E, F
+from gridax.envs.arc3.rules import Game, Var
+
+NONE, VACUUM, FLASH, WIN = range(4)
+FLASH_FRAMES, WIN_FRAMES = 16, 11
+SHAKE = (0, -1, 0, 1)  # a knocked fruit's rows off its place, frame by frame
+KNOCK_REST = 2 * lv.FLIGHT_FRAMES + 1
+HISTORY = 96  # undo entries kept (the oldest goes first)
+ENTRY = 2 + 3 * F + 3 * E  # f_n, sizes, xs, ys, e_n, kinds, xs, ys
+HINT = lv.DATA.tags.index(lv.HINT)
+FRUIT0, ENEMY0 = lv.NUM_OTHERS, lv.NUM_OTHERS + F  # the pools' first slots
+MAX_FRUIT = int(lv.FRUIT_SIZE.max())
+
+
+def _tables():
+    return (
+        jnp.asarray(lv.FLIGHT),
+        jnp.asarray(lv.GLIDE),
+        jnp.asarray(lv.RING),
+    )
+
+
+# --- the vacuum ---------------------------------------------------------------------------
+
+
+def _flying(m):
+    """A knocked fruit (not one that goes) is in its flight."""
+    count = m["f_count"]
+    return jnp.any(
+        m["f_knock"] & ~m["f_doom"] & (count >= 4) & (count < 4 + lv.FLIGHT_FRAMES)
+    )
+
+
+def _pulled(m, prefix, moving):
+    """Entries ``moving`` stepped toward the click by their centres, at most PULL cells
+    an axis, and clamped."""
+    cx, cy = ls.centres(m, prefix)
+    step_x = jnp.clip(m["click_x"] - cx, -lv.PULL, lv.PULL)
+    step_y = jnp.clip(m["click_y"] - cy, -lv.PULL, lv.PULL)
+    x, y, w, h = ls.boxes(m, prefix)
+    nx, ny = ls.clamped(x + step_x, y + step_y, w, h)
+    return jnp.where(moving, nx, x), jnp.where(moving, ny, y)
+
+
+def _capture_moves(m):
+    """The captured fruits and enemies moved a frame toward the click."""
+    m = dict(m)
+    fruits = m["f_sel"] & ~m["f_knock"] & ls.live(m, "f")
+    m["f_x"], m["f_y"] = _pulled(m, "f", fruits)
+    enemies = m["e_cap"] & ls.live(m, "e") & ~_flying(m)
+    x, y = _pulled(m, "e", enemies & ~m["e_glide"])
+    _, glide, _ = _tables()
+    a, b = m["e_da"] + lv.SPAN, m["e_db"] + lv.SPAN
+    gx = m["e_x"] + glide[a, b, m["e_x"] % 2]
+    gy = m["e_y"] + glide[b, a, m["e_y"] % 2]
+    gx, gy = ls.clamped(gx, gy, lv.ENEMY_WIDTH, lv.ENEMY_HEIGHT)
+    gliding = enemies & m["e_glide"]
+    m["e_x"], m["e_y"] = jnp.where(gliding, gx, x), jnp.where(gliding, gy, y)
+    return m
+
+
+def _knocked_frame(m):
+    """A frame of every knocked fruit: shaking, then shrunk and flying; those done are
+    let go, and those of size 0 removed."""
+    m = dict(m)
+    knocked, count = m["f_knock"], m["f_count"]
+    flying = knocked & (count >= 4)
+    shrinking = flying & (m["f_shrink"] >= 0)
+    m["f_size"] = jnp.where(shrinking, m["f_shrink"], m["f_size"])
+    m["f_shrink"] = jnp.where(shrinking, -1, m["f_shrink"])
+    flight, _, _ = _tables()
+    a, b = m["f_da"] + lv.SPAN, m["f_db"] + lv.SPAN
+    k = jnp.clip(count - 4, 0, lv.FLIGHT_FRAMES - 1)
+    ox, oy = m["f_ox"], m["f_oy"]
+    fx = ox + flight[a, b, k, ox % 2]
+    fy = oy + flight[b, a, k, oy % 2]
+    shake = jnp.asarray(SHAKE)[count % 4]
+    x, y = jnp.where(flying, fx, ox), jnp.where(flying, fy, oy + shake)
+    size = ls.fruit_size(m)
+    x, y = ls.clamped(x, y, size, size)
+    m["f_x"], m["f_y"] = jnp.where(knocked, x, m["f_x"]), jnp.where(knocked, y, m["f_y"])
+    count = jnp.where(knocked, count + 1, count)
+    done = knocked & (count >= jnp.where(m["f_doom"], 4, 4 + lv.FLIGHT_FRAMES))
+    m["f_count"] = jnp.where(done, 0, count)
+    m["f_knock"] = knocked & ~done
+    m["f_shrink"] = jnp.where(done, -1, m["f_shrink"])
+    gone = done & m["f_doom"]
+    m["f_doom"] = m["f_doom"] & ~done
+    return ls.rebuild(m, "f", ~gone, {}, jnp.zeros(F, bool))
+
+
+def _chase(m):
+    """Free enemies step toward the nearest fruit not knocked; then each, in list order,
+    knocks every such fruit it touches."""
+    m = dict(m)
+    free = ls.live(m, "e") & ~m["e_cap"] & (m["e_cool"] == 0)
+    targets = ls.live(m, "f") & ~m["f_knock"]
+    ex, ey = ls.centres(m, "e")
+    fx, fy = ls.centres(m, "f")
+    far = (fx[None, :] - ex[:, None]) ** 2 + (fy[None, :] - ey[:, None]) ** 2
+    nearest = jnp.argmin(jnp.where(targets[None, :], far, jnp.iinfo(jnp.int32).max), axis=1)
+    speed = jnp.where(m["e_kind"] == 2, 2, 1)
+    step_x = jnp.sign(fx[nearest] - ex) * speed
+    step_y = jnp.sign(fy[nearest] - ey) * speed
+    x, y = ls.clamped(m["e_x"] + step_x, m["e_y"] + step_y, lv.ENEMY_WIDTH, lv.ENEMY_HEIGHT)
+    chasing = free & jnp.any(targets)
+    m["e_x"], m["e_y"] = jnp.where(chasing, x, m["e_x"]), jnp.where(chasing, y, m["e_y"])
+    return _knocks(m, free)
+
+
+def _knocks(m, free):
+    """Each free enemy, in list order, knocks every fruit not yet knocked it touches."""
+    m = dict(m)
+    ex, ey = ls.centres(m, "e")
+    fx, fy = ls.centres(m, "f")
+    x, y, w, h = ls.boxes(m, "f")
+    bx, by, bw, bh = ls.boxes(m, "e")
+    touching = (
+        (bx[:, None] < x[None, :] + w[None, :])
+        & (x[None, :] < bx[:, None] + bw[:, None])
+        & (by[:, None] < y[None, :] + h[None, :])
+        & (y[None, :] < by[:, None] + bh[:, None])
+    )
+    for e in range(E):
+        hit = free[e] & touching[e] & ls.live(m, "f") & ~m["f_knock"]
+        da, db = fx - ex[e], fy - ey[e]
+        still = (da == 0) & (db == 0)  # no way to fly: straight up
+        size = m["f_size"]
+        fields = {
+            "f_knock": True,
+            "f_count": 0,
+            "f_ox": m["f_x"],
+            "f_oy": m["f_y"],
+            "f_da": da,
+            "f_db": jnp.where(still, -1, db),
+            "f_shrink": jnp.where(size > 0, size - 1, -1),
+            "f_doom": size <= 0,
+        }
+        for name, value in fields.items():
+            m[name] = jnp.where(hit, jnp.asarray(value, m[name].dtype), m[name])
+        m["e_cool"] = m["e_cool"].at[e].set(jnp.where(jnp.any(hit), KNOCK_REST, m["e_cool"][e]))
+    return m
+
+
+def _enemy_turn(m):
+    """The original's enemy frame: knocked fruits moved, cooldowns ticked; while the ring
+    shrinks and no knocked fruit flies, the chase, the knocks and the enemies' merge."""
+    flying = _flying(m)
+    m = jax.tree.map(
+        lambda a, b: jnp.where(jnp.any(m["f_knock"]), a, b), _knocked_frame(m), dict(m)
+    )
+    m["e_cool"] = jnp.maximum(m["e_cool"] - 1, 0)
+    acting = (m["vac"] < lv.VACUUM_FRAMES) & (m["e_n"] > 0) & (m["f_n"] > 0) & ~flying
+    acted = _merge(_chase(m), "e")
+    return jax.tree.map(lambda a, b: jnp.where(acting, a, b), acted, m)
+
+
+def _merge(m, prefix):
+    """Overlapping entries merged, group by group (the enemies all, the fruits those
+    captured): into one of the next size or kind at the group's mean centre, or gone
+    after the last; a pair of two sizes or kinds starts the flash instead."""
+    kind_name = "f_size" if prefix == "f" else "e_kind"
+    chosen = ls.live(m, prefix) & (m["f_sel"] if prefix == "f" else True)
+    clash, pair, root, members = ls.groups(ls.overlaps(m, prefix), m[kind_name], chosen)
+    count, sum_x, sum_y = ls.merged_centres(m, prefix, root, members)
+    kinds = m[kind_name]
+    last = MAX_FRUIT_INDEX if prefix == "f" else len(lv.ENEMIES) - 1
+    roots = members & (root == jnp.arange(root.shape[0]))
+    adding = roots & (kinds < last)
+    grown = kinds + 1
+    if prefix == "f":
+        width = height = jnp.asarray(lv.FRUIT_SIZE)[jnp.minimum(grown, last)]
+    else:
+        width, height = lv.ENEMY_WIDTH, lv.ENEMY_HEIGHT
+    count = jnp.maximum(count, 1)
+    x, y = ls.clamped(sum_x // count - width // 2, sum_y // count - height // 2, width, height)
+    new = {kind_name: grown, f"{prefix}_x": x, f"{prefix}_y": y}
+    if prefix == "f":
+        new["f_layer"] = jnp.asarray(lv.FRUIT_LAYER)[jnp.minimum(grown, last)]
+    else:
+        new["e_cool"] = lv.VACUUM_FRAMES
+    merged = ls.rebuild(m, prefix, ~members, new, adding)
+    flashed = _start_flash(m, prefix, pair)
+    return jax.tree.map(lambda a, b: jnp.where(clash, a, b), flashed, merged)
+
+
+MAX_FRUIT_INDEX = len(lv.FRUITS) - 1
+
+
+def _start_flash(m, prefix, pair):
+    m = dict(m)
+    flag = f"{prefix}_flash"
+    m[flag] = jnp.zeros_like(m[flag]).at[pair].set(True)
+    m["flash_n"] = jnp.zeros_like(m["flash_n"])
+    m["flash_black"] = jnp.ones_like(m["flash_black"])
+    m["mode"] = jnp.full_like(m["mode"], FLASH)
+    return m
+
+
+def _vacuum_frame(m):
+    """A frame of the vacuum after the click's: ``(memory, animating)``."""
+    m = _enemy_turn(_capture_moves(m))
+    flashed = m["mode"] == FLASH
+    m["vac"] = jnp.where(flashed, m["vac"], m["vac"] + 1)
+    animating = flashed | (m["vac"] < lv.VACUUM_FRAMES) | jnp.any(m["f_knock"])
+    return m, animating
+
+
+# --- the game's state -------------------------------------------------------------------
+
+
+def _won(m):
+    """The goals hold exactly the fruits and enemies the level asks for (by centres)."""
+    gx, gy, gw, gh = (m["goal_boxes"][:, i] for i in range(4))
+
+    def held(prefix):
+        cx, cy = ls.centres(m, prefix)
+        inside = (
+            (gx[None, :] <= cx[:, None])
+            & (cx[:, None] < gx[None, :] + gw[None, :])
+            & (gy[None, :] <= cy[:, None])
+            & (cy[:, None] < gy[None, :] + gh[None, :])
+        )
+        return ls.live(m, prefix) & jnp.any(inside, axis=1)
+
+    def matches(prefix, kinds, goal, n):
+        counts = jnp.sum(held(prefix)[:, None] & (kinds[:, None] == jnp.arange(n)), axis=0)
+        return jnp.all((goal < 0) | (counts == goal))
+
+    fruits = matches("f", m["f_size"], m["goal_fruits"], len(lv.FRUITS))
+    return fruits & matches("e", m["e_kind"], m["goal_enemies"], len(lv.ENEMIES))
+
+
+def _worth_enough(m):
+    worth = jnp.sum(jnp.where(ls.live(m, "f"), 2 ** m["f_size"], 0))
+    return worth >= m["needed"]
+
+
+def _entry(m):
+    return jnp.concatenate(
+        [m["f_n"][None], m["f_size"], m["f_x"], m["f_y"]]
+        + [m["e_n"][None], m["e_kind"], m["e_x"], m["e_y"]]
+    ).astype(jnp.int8)
+
+
+def _push(m):
+    """The lists kept for undo (a full stack drops its oldest)."""
+    m = dict(m)
+    history, size = m["history"], m["history_size"]
+    full = size >= HISTORY
+    history = jnp.where(full, jnp.roll(history, -1, axis=0), history)
+    m["history"] = history.at[jnp.minimum(size, HISTORY - 1)].set(_entry(m))
+    m["history_size"] = jnp.minimum(size + 1, HISTORY)
+    return m
+
+
+def _undo(m):
+    """The last kept lists back (built again: every sprite after the ring); the keys and
+    goals their colours again if the fruits are worth enough."""
+    size = m["history_size"]
+    entry = m["history"][jnp.maximum(size - 1, 0)].astype(jnp.int32)
+    parts = np.cumsum([1, F, F, F, 1, E, E])
+    f_n, sizes, fx, fy, e_n, kinds, ex, ey = jnp.split(entry, parts)
+    restored = dict(m)
+    for name, default in {**FRUIT_FIELDS, **ENEMY_FIELDS}.items():
+        restored[name] = jnp.full_like(m[name], default)
+    for name, value in zip(
+        ("f_n", "f_size", "f_x", "f_y", "e_n", "e_kind", "e_x", "e_y"),
+        (f_n[0], sizes, fx, fy, e_n[0], kinds, ex, ey),
+    ):
+        restored[name] = jnp.asarray(value, m[name].dtype)
+    restored["f_layer"] = jnp.asarray(lv.FRUIT_LAYER)[restored["f_size"]]
+    restored["history_size"] = size - 1
+    repaint = restored["grayed"] & _worth_enough(restored)
+    restored["grayed"] = restored["grayed"] & ~repaint
+    restored["tint"] = jnp.where(repaint, -1, restored["tint"])
+    return jax.tree.map(lambda a, b: jnp.where(size > 0, a, b), restored, dict(m))
+
+
+# --- the frames of an action ------------------------------------------------------------
+
+
+def _click(state, action, game: Game, m):
+    """A click: the lists kept for undo; level 1's hint hidden when clicked; below the
+    bar, the vacuum started (``(memory, started)``)."""
+    m = _push(m)
+    x, y, on_view = rules.clicked_cell(state, action)
+    hint = rules.sprite_at(state, x, y, game, tag=HINT)
+    m["hint_hidden"] = m["hint_hidden"] | (on_view & (m["hint"] >= 0) & (hint >= 0))
+    started = on_view & (y >= lv.TOP) & (y < lv.SCREEN - 1)
+    begun = dict(m)
+    for name in ("f_knock", "f_count", "f_shrink", "f_doom", "e_cool"):
+        begun[name] = jnp.full_like(m[name], (FRUIT_FIELDS | ENEMY_FIELDS)[name])
+    begun["f_sel"] = ls.near(m, "f", x, y, lv.REACH) & ls.live(m, "f")
+    caught = ls.near(m, "e", x, y, lv.REACH) & ls.live(m, "e")
+    cx, cy = ls.centres(m, "e")
+    begun["e_cap"], begun["e_glide"] = caught, caught & (m["e_kind"] == 0)
+    begun["e_da"], begun["e_db"] = x - cx, y - cy
+    begun["click_x"], begun["click_y"] = x, y
+    begun["vac"] = jnp.zeros_like(m["vac"])
+    begun["merged"] = jnp.zeros_like(m["merged"])
+    begun["mode"] = jnp.full_like(m["mode"], VACUUM)
+    return jax.tree.map(lambda a, b: jnp.where(started, a, b), begun, m), started
+
+
+def _vacuum(m, first_level):
+    """A vacuum frame, the merge after the fourth, the win checked: ``(memory, done,
+    lost)``."""
+    m, animating = _vacuum_frame(m)
+    early_flash = m["mode"] == FLASH
+    merging = ~early_flash & ~m["merged"] & (m["vac"] >= lv.VACUUM_FRAMES)
+    merged = _merge(m, "e")
+    merged = jax.tree.map(
+        lambda a, b: jnp.where(merged["mode"] == FLASH, a, b), merged, _merge(merged, "f")
+    )
+    merged["merged"] = jnp.ones_like(m["merged"])
+    m = jax.tree.map(lambda a, b: jnp.where(merging, a, b), merged, m)
+    late_flash = merging & (m["mode"] == FLASH)
+    won = ~late_flash & _won(m)
+    m["mode"] = jnp.where(won, WIN, m["mode"])
+    ending = ~late_flash & ~won & ~animating
+    # The vacuum's end: grey keys, the hint, the step spent.
+    m["mode"] = jnp.where(ending, NONE, m["mode"])
+    greying = ending & ~_worth_enough(m)
+    m["grayed"] = m["grayed"] | greying
+    m["tint"] = jnp.where(greying, 2, m["tint"])
+    moved = (m["f_x"][0] != lv.HINT_FRUIT[0]) | (m["f_y"][0] != lv.HINT_FRUIT[1])
+    m["hint_hidden"] = m["hint_hidden"] | (ending & first_level & moved)
+    steps = m["steps"]
+    m["steps"] = jnp.where(ending & (steps > 0), steps - 1, steps)
+    lost = ending & ((m["f_n"] == 0) | (m["steps"] <= 0))
+    return m, ending, lost
+
+
+def _flash(m):
+    """A frame of the bad merge's flash; after the last, the pair as it was, the steps'
+    fine and the undo: ``(memory, done, lost)``."""
+    m = dict(m)
+    n = m["flash_n"]
+    m["flash_black"] = (n // 2) % 2 == 0
+    m["flash_n"] = n + 1
+    done = n + 1 >= FLASH_FRAMES
+    ended = dict(m)
+    ended["mode"] = jnp.full_like(m["mode"], NONE)
+    ended["f_flash"] = jnp.zeros_like(m["f_flash"])
+    ended["e_flash"] = jnp.zeros_like(m["e_flash"])
+    ended["flash_black"] = jnp.zeros_like(m["flash_black"])
+    steps, penalty = ended["steps"], ended["penalty"]
+    fined = steps > 0
+    ended["steps"] = jnp.where(fined, steps - 2 - 2 * penalty, steps)
+    ended["penalty"] = jnp.where(fined, penalty + 1, penalty)
+    lost = ~(ended["steps"] > 0)
+    ended = jax.tree.map(lambda a, b: jnp.where(lost, a, b), ended, _undo(ended))
+    m = jax.tree.map(lambda a, b: jnp.where(done, a, b), ended, m)
+    return m, done, done & lost
+
+
+def rule(state, action, game: Game):
+    m = dict(state.memory)
+    mode = m["mode"]
+    first_level = state.level == 0
+    # A win's frames: keys and goals black, then the next level.
+    won = dict(m)
+    won["tint"] = jnp.where(mode == WIN, 0, m["tint"])
+    won["win_n"] = m["win_n"] + 1
+    winning_done = (mode == WIN) & (won["win_n"] >= WIN_FRAMES)
+    vacuumed, vacuum_done, vacuum_lost = _vacuum(m, first_level)
+    flashed, flash_done, flash_lost = _flash(m)
+    idle = mode == NONE
+    clicking = idle & (action.id == rules.CLICK)
+    clicked, started = _click(state, action, game, m)
+    undone = _undo(m)
+    chosen = m
+    for when, branch in (
+        (mode == WIN, won),
+        (mode == VACUUM, vacuumed),
+        (mode == FLASH, flashed),
+        (clicking, clicked),
+        (idle & (action.id == rules.UNDO), undone),
+    ):
+        chosen = jax.tree.map(lambda a, b, w=when: jnp.where(w, a, b), branch, chosen)
+    done = (
+        winning_done
+        | ((mode == VACUUM) & vacuum_done)
+        | ((mode == FLASH) & flash_done)
+        | (idle & ~(clicking & started))
+    )
+    lost = ((mode == VACUUM) & vacuum_lost) | ((mode == FLASH) & flash_lost)
+    state = eqx.tree_at(lambda s: s.memory, state, _typed(chosen, state.memory))
+    state = rules.next_level(state, len(game.levels), winning_done)
+    state = rules.lose(state, lost)
+    state = rules.complete(state, done)
+    return _draw(state)
+
+
+def _typed(m, like):
+    return {name: jnp.asarray(m[name], like[name].dtype) for name in like}
+
+
+def on_set_level(state, game: Game):
+    """The level's start kept for undo, the pools drawn."""
+    m = _push(dict(state.memory))
+    m["f_fresh"] = jnp.zeros_like(m["f_fresh"])  # the level's fruits come before the ring
+    return _draw(eqx.tree_at(lambda s: s.memory, state, _typed(m, state.memory)))
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+_FRUIT_PIXELS = np.full((len(lv.FRUITS), MAX_FRUIT, MAX_FRUIT), rules.TRANSPARENT, np.int8)
+for _n, _size in enumerate(lv.FRUIT_SIZE):
+    _FRUIT_PIXELS[_n, :_size, :_size] = lv.FRUIT_COLOUR[_n]
+
+
+def _draw(state):
+    """The pools from the lists, the hint moved away once hidden, the keys and goals
+    tinted (grey, or black in a win) or in their colours."""
+    m, table = state.memory, state.table
+    black_f = m["f_flash"] & m["flash_black"]
+    black_e = m["e_flash"] & m["flash_black"]
+    fruit = jnp.asarray(_FRUIT_PIXELS)[m["f_size"]]
+    fruit = jnp.where(black_f[:, None, None] & (fruit >= 0), 0, fruit)
+    enemy = jnp.asarray(lv.ENEMY_PIXELS)[m["e_kind"]]
+    enemy = jnp.where(black_e[:, None, None] & (enemy > -1), 0, enemy)
+    pixels = table.pixels.at[FRUIT0:ENEMY0, :MAX_FRUIT, :MAX_FRUIT].set(fruit)
+    pixels = pixels.at[ENEMY0:, : lv.ENEMY_HEIGHT, : lv.ENEMY_WIDTH].set(enemy)
+    colours = m["colours"]
+    tint = jnp.where(m["tint"] >= 0, m["tint"], colours)
+    others = pixels[:FRUIT0]
+    painted = (colours[:, None, None] >= 0) & (others >= 0)
+    pixels = pixels.at[:FRUIT0].set(
+        jnp.where(painted, tint[:, None, None], others).astype(jnp.int8)
+    )
+    size = ls.fruit_size(m)
+    hint = jnp.arange(lv.NUM_SLOTS) == m["hint"]
+    x = jnp.concatenate([jnp.where(hint[:FRUIT0] & m["hint_hidden"], 500, table.x[:FRUIT0]),
+                         m["f_x"], m["e_x"]])
+    y = jnp.concatenate([table.y[:FRUIT0], m["f_y"], m["e_y"]])
+    exists = jnp.concatenate([table.exists[:FRUIT0], ls.live(m, "f"), ls.live(m, "e")])
+    height = table.height.at[FRUIT0:ENEMY0].set(size)
+    width = table.width.at[FRUIT0:ENEMY0].set(size)
+    layer = table.layer.at[FRUIT0:ENEMY0].set(m["f_layer"])
+    table = eqx.tree_at(
+        lambda t: (t.pixels, t.x, t.y, t.exists, t.height, t.width, t.layer),
+        table,
+        (pixels, x, y, exists, height, width, layer),
+    )
+    return eqx.tree_at(lambda s: s.table, state, table)
+
+
+def ui(state, frame, game: Game):
+    """The vacuum's ring (black), under the fruits drawn above it; the step bar."""
+    m = state.memory
+    _, _, ring_table = _tables()
+    rows, cols = jnp.mgrid[0 : rules.SCREEN, 0 : rules.SCREEN].astype(jnp.int32)
+    d2 = (cols - m["click_x"]) ** 2 + (rows - m["click_y"]) ** 2
+    lo, hi = ring_table[jnp.minimum(m["vac"], lv.VACUUM_FRAMES)]
+    ring = (m["mode"] == VACUUM) & (d2 >= lo) & (d2 <= hi)
+    x, y, w, h = ls.boxes(m, "f")
+    above = ls.live(m, "f") & ((m["f_layer"] > 0) | m["f_fresh"])
+    covered = jnp.any(
+        above[:, None, None]
+        & (cols[None] >= x[:, None, None])
+        & (cols[None] < (x + w)[:, None, None])
+        & (rows[None] >= y[:, None, None])
+        & (rows[None] < (y + h)[:, None, None]),
+        axis=0,
+    )
+    frame = jnp.where(ring & ~covered, jnp.int8(0), frame)
+    # ceil(64 * steps / max) black pixels of the bottom row; a negative count is a
+    # Python slice's end (all but that many).
+    shown = -((-rules.SCREEN * m["steps"]) // m["steps_max"])
+    shown = jnp.where(shown >= 0, shown, jnp.maximum(rules.SCREEN + shown, 0))
+    return rules.draw_rect(frame, 0, rules.SCREEN - 1, shown, 1, 0)
+
+
+GAME = Game(
+    **lv.DATA.game_fields(),
+    levels=lv.LEVELS,
+    rule=rule,
+    num_slots=lv.NUM_SLOTS,
+    pixel_size=lv.PIXEL_SIZE,
+    reach=lv.PIXEL_SIZE,
+    memory={
+        **lv.LEVEL_MEMORY,
+        **{name: Var("bool" if isinstance(v, bool) else "int32", (F,), v)
+           for name, v in FRUIT_FIELDS.items() if name not in lv.LEVEL_MEMORY},
+        **{name: Var("bool" if isinstance(v, bool) else "int32", (E,), v)
+           for name, v in ENEMY_FIELDS.items() if name not in lv.LEVEL_MEMORY},
+        "flash_black": Var("bool"),
+        "click_x": Var(),
+        "click_y": Var(),
+        "vac": Var(),
+        "merged": Var("bool"),
+        "mode": Var(),
+        "flash_n": Var(),
+        "win_n": Var(),
+        "grayed": Var("bool"),
+        "tint": Var(value=-1),
+        "penalty": Var(),
+        "hint_hidden": Var("bool"),
+        "history": Var("int8", (HISTORY, ENTRY)),
+        "history_size": Var(),
+    },
+    # The click, the vacuum (4 frames, 8 more while a knocked fruit flies), the flash
+    # (16) or the win (11), the next level's.
+    max_frames=40,
+    ui=ui,
+    on_set_level=on_set_level,
+    undo_in_rule=True,
+)
