@@ -127,7 +127,7 @@ def merged_centres(memory, prefix: str, root, members):
     """``[K]`` per group root: the number of members and their centres' sums."""
     cx, cy = centres(memory, prefix)
     k = cx.shape[0]
-    in_group = members[None, :] & (root[None, :] == jnp.arange(k)[:, None])
+    in_group = (members[None, :] & (root[None, :] == jnp.arange(k)[:, None])).astype(jnp.int32)
     count = jnp.sum(in_group, axis=1)
     return count, jnp.sum(in_group * cx[None, :], axis=1), jnp.sum(in_group * cy[None, :], axis=1)
 
