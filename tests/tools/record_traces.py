@@ -156,6 +156,23 @@ SCRIPTED = {
             "actions": [[CLICK, 54, 33], [CLICK, 54, 36], [CLICK, 59, 42], [CLICK, 57, 58]],
         },
     ],
+    # level 9: two enemies captured and merged into the second kind, chases, a knock
+    # (a size-5 fruit shrinks and flies), a bad merge's flash, undos back past them;
+    # level 5: clicks among the fruits and both enemies
+    "su15": [
+        {
+            "start_level": 8,
+            "actions": [[CLICK, 16, 19], [CLICK, 16, 19], [CLICK, 30, 25], [CLICK, 40, 20]]
+            + [[UNDO, 0, 0], [CLICK, 50, 20], [CLICK, 45, 25], [CLICK, 35, 40], [CLICK, 20, 50]]
+            + [[UNDO, 0, 0], [UNDO, 0, 0], [CLICK, 16, 19], [CLICK, 25, 19], [CLICK, 35, 19]]
+            + [[CLICK, 45, 19], [CLICK, 52, 22]],
+        },
+        {
+            "start_level": 4,
+            "actions": [[CLICK, 8, 40], [CLICK, 48, 40], [CLICK, 20, 30], [CLICK, 30, 30]]
+            + [[CLICK, 40, 30], [CLICK, 15, 55], [CLICK, 45, 55], [CLICK, 30, 45]],
+        },
+    ],
     # the long arm, then turns (each an overlap, put back), shrunk and grown
     "s5i5": [
         {

@@ -119,10 +119,14 @@ def _key(m) -> tuple:
     )
 
 
-def solve(level: int, beam: int, depth: int) -> list[tuple[int, int, int]] | None:
+def solve(level: int, beam: int, depth: int, opening=()) -> list[tuple[int, int, int]] | None:
+    """The clicks that win level ``level`` after the clicks ``opening`` (planned by hand),
+    or None."""
     state, _ = env.reset(GAME, level)
+    for x, y in opening:
+        state, _, _ = env.step(state, Action(CLICK, x, y), GAME)
     beam_states = jax.tree.map(lambda a: a[None], state)
-    paths: list[list] = [[]]
+    paths: list[list] = [[(CLICK, x, y) for x, y in opening]]
     clicks = np.array(GRID, np.int32)
     for step in range(depth):
         b = len(paths)
@@ -166,10 +170,12 @@ def main() -> None:
     parser.add_argument("levels", nargs="*", type=int, default=list(range(len(GAME.levels))))
     parser.add_argument("--beam", type=int, default=8)
     parser.add_argument("--depth", type=int, default=40)
+    parser.add_argument("--opening", default="", help="clicks to play first: x,y;x,y;...")
     args = parser.parse_args()
+    opening = [tuple(map(int, p.split(","))) for p in args.opening.split(";") if p]
     for level in args.levels:
         start = time.time()
-        run = solve(level, args.beam, args.depth)
+        run = solve(level, args.beam, args.depth, opening)
         took = time.time() - start
         print(f"level {level + 1}: {len(run) if run else None} clicks in {took:.0f} s: {run}")
 
