@@ -172,6 +172,11 @@ SCRIPTED = {
             "actions": [[CLICK, 8, 40], [CLICK, 48, 40], [CLICK, 20, 30], [CLICK, 30, 30]]
             + [[CLICK, 40, 30], [CLICK, 15, 55], [CLICK, 45, 55], [CLICK, 30, 45]],
         },
+        # level 3: a bad merge again and again until its growing fines take the steps
+        # below 0 (GAME_OVER; the bar's negative count), then an action and RESET
+        {"start_level": 2, "actions": [[CLICK, 31, 27]] * 8 + [[0, 0, 0], [CLICK, 31, 27]]},
+        # level 2: clicks on the empty board until no step is left
+        {"start_level": 1, "actions": [[CLICK, 5, 20]] * 33 + [[UNDO, 0, 0], [0, 0, 0]]},
     ],
     # the long arm, then turns (each an overlap, put back), shrunk and grown
     "s5i5": [
