@@ -381,9 +381,10 @@ GAME = Game(
         "history": Var("int8", (HISTORY, ENTRY)),
         "history_size": Var(),
     },
-    # The click, the vacuum (4 frames, 8 more while a knocked fruit flies), the flash
-    # (16) or the win (11), the next level's.
-    max_frames=40,
+    # The longest action: the click's frame, 12 more while a fruit knocked on the
+    # vacuum's fourth frame shakes and flies, a win's 11 frames and the next level's (a
+    # bad merge's flash ends sooner: 5 + 16).
+    max_frames=25,
     ui=ui,
     on_set_level=on_set_level,
     undo_in_rule=True,
