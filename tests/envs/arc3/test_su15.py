@@ -52,8 +52,9 @@ def test_float_tables_equal_python_floats_from_every_start(table, scale, steps):
 
 
 def test_ring_bands_are_the_originals_float32_test():
-    """The ring's band of squared distances on each frame is the original's test of a
-    64x64 float32 grid against its radius, here from a click at (20, 30)."""
+    """The ring's band of squared distances on each frame, and the cells the UI draws,
+    are the original's test of a 64x64 float32 grid against its radius, here from a
+    click at (20, 30)."""
     rows, cols = np.meshgrid(
         np.arange(64, dtype=np.float32), np.arange(64, dtype=np.float32), indexing="ij"
     )
@@ -64,6 +65,11 @@ def test_ring_bands_are_the_originals_float32_test():
         expected = (d2 <= outer * outer) & (d2 >= inner * inner) if radius > 0 else d2 < 0
         lo, hi = lv.RING[frame]
         np.testing.assert_array_equal((d2 >= lo) & (d2 <= hi), expected, err_msg=f"frame {frame}")
+        drawn = np.zeros((64, 64), bool)
+        for dx, dy in lv.RING_CELLS[frame]:
+            if 0 <= 30 + dy < 64 and 0 <= 20 + dx < 64:
+                drawn[30 + dy, 20 + dx] = True
+        np.testing.assert_array_equal(drawn, expected, err_msg=f"frame {frame}'s cells")
         radius = max(0.0, radius - step)
 
 

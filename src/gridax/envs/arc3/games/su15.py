@@ -302,22 +302,25 @@ def _draw(state):
 def ui(state, frame, game: Game):
     """The vacuum's ring (black), under the fruits drawn above it; the step bar."""
     m = state.memory
-    _, _, ring_table = vac.tables()
-    rows, cols = jnp.mgrid[0 : rules.SCREEN, 0 : rules.SCREEN].astype(jnp.int32)
-    d2 = (cols - m["click_x"]) ** 2 + (rows - m["click_y"]) ** 2
-    lo, hi = ring_table[jnp.minimum(m["vac"], lv.VACUUM_FRAMES)]
-    ring = (m["mode"] == VACUUM) & (d2 >= lo) & (d2 <= hi)
+    _, _, ring_cells = vac.tables()
+    cells = ring_cells[jnp.minimum(m["vac"], lv.VACUUM_FRAMES)]
+    px, py = m["click_x"] + cells[:, 0], m["click_y"] + cells[:, 1]  # [K]
     x, y, w, h = ls.boxes(m, "f")
     above = ls.live(m, "f") & ((m["f_layer"] > 0) | m["f_fresh"])
     covered = jnp.any(
-        above[:, None, None]
-        & (cols[None] >= x[:, None, None])
-        & (cols[None] < (x + w)[:, None, None])
-        & (rows[None] >= y[:, None, None])
-        & (rows[None] < (y + h)[:, None, None]),
-        axis=0,
+        above[None, :]
+        & (px[:, None] >= x[None, :])
+        & (px[:, None] < (x + w)[None, :])
+        & (py[:, None] >= y[None, :])
+        & (py[:, None] < (y + h)[None, :]),
+        axis=1,
     )
-    frame = jnp.where(ring & ~covered, jnp.int8(0), frame)
+    on_screen = (px >= 0) & (px < rules.SCREEN) & (py >= 0) & (py < rules.SCREEN)
+    shown = (m["mode"] == VACUUM) & on_screen & ~covered
+    off = rules.SCREEN  # out of the frame: dropped (a negative index would wrap)
+    frame = frame.at[jnp.where(shown, py, off), jnp.where(shown, px, off)].set(
+        jnp.int8(0), mode="drop"
+    )
     # ceil(64 * steps / max) black pixels of the bottom row; a negative count is a
     # Python slice's end (all but that many).
     shown = -((-rules.SCREEN * m["steps"]) // m["steps_max"])

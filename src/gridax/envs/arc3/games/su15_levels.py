@@ -215,3 +215,21 @@ LEVEL_MEMORY = {
 }
 # Level 1 hides its hint once its first fruit has left where it starts.
 HINT_FRUIT = next((s.x, s.y) for s in DATA.levels[0].sprites if "fruit" in s.tags)
+
+
+def _ring_cells(band: tuple[int, int]) -> list[tuple[int, int]]:
+    lo, hi = band
+    return [
+        (dx, dy)
+        for dy in range(-REACH - 1, REACH + 2)
+        for dx in range(-REACH - 1, REACH + 2)
+        if lo <= dx * dx + dy * dy <= hi
+    ]
+
+
+# The ring's cells on each frame as offsets from the click (a list, padded with an offset
+# that lands off every screen): the UI draws these few cells, not a test of every cell.
+_CELLS = [_ring_cells(band) for band in RING]
+RING_CELLS = np.full((len(_CELLS), max(map(len, _CELLS)), 2), 4 * SCREEN, np.int32)
+for _frame, _cells in enumerate(_CELLS):
+    RING_CELLS[_frame, : len(_cells)] = np.reshape(_cells, (-1, 2))

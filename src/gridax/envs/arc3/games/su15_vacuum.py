@@ -23,7 +23,7 @@ def tables():
     return (
         jnp.asarray(lv.FLIGHT, jnp.int32),
         jnp.asarray(lv.GLIDE, jnp.int32),
-        jnp.asarray(lv.RING),
+        jnp.asarray(lv.RING_CELLS),
     )
 
 
