@@ -237,7 +237,9 @@ def rule(state, action, game: Game):
         | (idle & ~(clicking & started))
     )
     lost = ((mode == VACUUM) & vacuum_lost) | ((mode == FLASH) & flash_lost)
+    retint = chosen["tint"] != m["tint"]
     state = eqx.tree_at(lambda s: s.memory, state, _typed(chosen, state.memory))
+    state = rules.rarely(retint, _retint, state)
     state = rules.next_level(state, len(game.levels), winning_done)
     state = rules.lose(state, lost)
     state = rules.complete(state, done)
@@ -262,9 +264,18 @@ for _n, _size in enumerate(lv.FRUIT_SIZE):
     _FRUIT_PIXELS[_n, :_size, :_size] = lv.FRUIT_COLOUR[_n]
 
 
+def _retint(state):
+    """The keys and goals painted in the tint (grey, or black in a win), or in their
+    own colours again."""
+    colours = state.memory["colours"]
+    tint = jnp.where(state.memory["tint"] >= 0, state.memory["tint"], colours)
+    slots = jnp.arange(lv.NUM_SLOTS)
+    keys = (slots < FRUIT0) & (rules.per_slot(state, slots[:FRUIT0], colours, -1) >= 0)
+    return rules.recolour(state, keys, None, rules.per_slot(state, slots[:FRUIT0], tint))
+
+
 def _draw(state):
-    """The pools from the lists, the hint moved away once hidden, the keys and goals
-    tinted (grey, or black in a win) or in their colours."""
+    """The pools from the lists, the hint moved away once hidden."""
     m, table = state.memory, state.table
     black_f = m["f_flash"] & m["flash_black"]
     black_e = m["e_flash"] & m["flash_black"]
@@ -274,13 +285,6 @@ def _draw(state):
     enemy = jnp.where(black_e[:, None, None] & (enemy > -1), 0, enemy)
     pixels = table.pixels.at[FRUIT0:ENEMY0, :MAX_FRUIT, :MAX_FRUIT].set(fruit)
     pixels = pixels.at[ENEMY0:, : lv.ENEMY_HEIGHT, : lv.ENEMY_WIDTH].set(enemy)
-    colours = m["colours"]
-    tint = jnp.where(m["tint"] >= 0, m["tint"], colours)
-    others = pixels[:FRUIT0]
-    painted = (colours[:, None, None] >= 0) & (others >= 0)
-    pixels = pixels.at[:FRUIT0].set(
-        jnp.where(painted, tint[:, None, None].astype(jnp.int8), others)
-    )
     size = ls.fruit_size(m)
     hint = jnp.arange(lv.NUM_SLOTS) == m["hint"]
     x = jnp.concatenate(
