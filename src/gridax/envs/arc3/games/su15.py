@@ -5,7 +5,7 @@ rings mark where they must go. The level is won when the goals hold, by the frui
 enemies' centres, exactly the number of fruits of each size and enemies of each kind
 its data asks for. A step bar (row 63) counts the clicks left.
 
-- **ACTION6** below row 9 and above row 63 starts the vacuum: every fruit and enemy whose
+- **ACTION6** on rows 10-62 starts the vacuum: every fruit and enemy whose
   box comes within 8 cells of the click is captured. For four frames a black ring
   shrinks on the click while the captured move toward it: fruits and the second and
   third kinds of enemy up to 4 cells a frame along each axis, enemies of the first kind

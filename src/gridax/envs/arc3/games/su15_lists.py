@@ -84,15 +84,22 @@ def clamped(x, y, width, height):
     return x, y
 
 
-def overlaps(memory, prefix: str) -> jnp.ndarray:
-    """``[K, K]``: the boxes of entries ``i`` and ``j`` overlap (touching is not)."""
-    x, y, w, h = boxes(memory, prefix)
+def meeting(a, b) -> jnp.ndarray:
+    """``[Ka, Kb]``: boxes ``a`` and ``b`` (each ``(x, y, width, height)``) overlap
+    (touching is not)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
     return (
-        (x[:, None] < x[None, :] + w[None, :])
-        & (x[None, :] < x[:, None] + w[:, None])
-        & (y[:, None] < y[None, :] + h[None, :])
-        & (y[None, :] < y[:, None] + h[:, None])
+        (ax[:, None] < bx[None, :] + bw[None, :])
+        & (bx[None, :] < ax[:, None] + aw[:, None])
+        & (ay[:, None] < by[None, :] + bh[None, :])
+        & (by[None, :] < ay[:, None] + ah[:, None])
     )
+
+
+def overlaps(memory, prefix: str) -> jnp.ndarray:
+    """``[K, K]``: the boxes of entries ``i`` and ``j`` of list ``prefix`` overlap."""
+    return meeting(boxes(memory, prefix), boxes(memory, prefix))
 
 
 def near(memory, prefix: str, px, py, radius: int) -> jnp.ndarray:

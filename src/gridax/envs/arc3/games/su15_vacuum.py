@@ -118,14 +118,7 @@ def _knocks(m, free):
     m = dict(m)
     ex, ey = ls.centres(m, "e")
     fx, fy = ls.centres(m, "f")
-    x, y, w, h = ls.boxes(m, "f")
-    bx, by, bw, bh = ls.boxes(m, "e")
-    touching = (
-        (bx[:, None] < x[None, :] + w[None, :])
-        & (x[None, :] < bx[:, None] + bw[:, None])
-        & (by[:, None] < y[None, :] + h[None, :])
-        & (y[None, :] < by[:, None] + bh[:, None])
-    )
+    touching = ls.meeting(ls.boxes(m, "e"), ls.boxes(m, "f"))
     for e in range(E):
         hit = free[e] & touching[e] & ls.live(m, "f") & ~m["f_knock"]
         da, db = fx - ex[e], fy - ey[e]
@@ -190,6 +183,7 @@ def merge(m, prefix):
 
 
 def _start_flash(m, prefix, pair):
+    """The bad merge's pair (entries ``pair`` of list ``prefix``) flashing, black first."""
     m = dict(m)
     flag = f"{prefix}_flash"
     m[flag] = jnp.zeros_like(m[flag]).at[pair].set(True)
