@@ -109,7 +109,7 @@ def test_groups_are_the_originals_union_of_overlaps():
         )
         expected_pair, expected_groups = _union_find(overlap, kinds, chosen)
         assert bool(clash) == (expected_pair is not None)
-        if expected_pair is not None:
+        if expected_groups is None:
             assert tuple(np.asarray(pair).tolist()) == expected_pair
         else:
             assert np.asarray(root).tolist() == expected_groups[0]
