@@ -109,6 +109,15 @@ class OfficialGame:
         }
 
 
+def padded(values, size: int, where: str, what: str, fill: object = -1) -> list:
+    """``values`` padded with ``fill`` to ``size`` entries (a port's memory of static
+    shape), or a named error when a level holds more than the port does."""
+    values = list(values)
+    if len(values) > size:
+        raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
+    return values + [fill] * (size - len(values))
+
+
 def available() -> tuple[str, ...]:
     """The ids of the games whose data ships with gridax."""
     return tuple(

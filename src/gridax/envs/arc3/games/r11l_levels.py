@@ -19,6 +19,7 @@ import numpy as np
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.rules import Level
 
+_padded = rules.official.padded
 DATA = rules.official.load("r11l")
 BODY, LEG, TARGET, WALL, HAZARD, PICKUP = (
     "bdkaz-",
@@ -45,12 +46,6 @@ IS_LEG, IS_WALL, IS_HAZARD = (_kinds_named(p) for p in (LEG, WALL, HAZARD))
 def _colours(sprite) -> int:
     """The colours above 0 a sprite shows, as a bit mask (bit ``c`` for colour ``c``)."""
     return sum(1 << c for c in {int(c) for row in sprite.pixels for c in row if c > 0})
-
-
-def _padded(values: list, size: int, where: str, what: str, fill=-1) -> tuple:
-    if len(values) > size:
-        raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
-    return tuple(values) + (fill,) * (size - len(values))
 
 
 def _check_paint(sprites, painted: list[int], pickups: list[int], where: str) -> None:

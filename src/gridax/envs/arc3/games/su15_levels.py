@@ -20,6 +20,7 @@ import numpy as np
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.rules import Level, Var
 
+_padded = rules.official.padded
 DATA = rules.official.load("su15")
 FRUITS = tuple(str(n) for n in range(9))  # a fruit's sprite is named by its size
 ENEMIES = ("enemy", "enemy2", "enemy3")  # tags and sprites of the three enemy kinds
@@ -37,12 +38,6 @@ FRUIT_LAYER = np.array([DATA.catalogue[f].layer for f in FRUITS], np.int32)
 FRUIT_COLOUR = np.array([DATA.catalogue[f].pixels[0][0] for f in FRUITS], np.int32)
 ENEMY_PIXELS = np.stack([np.asarray(DATA.catalogue[e].pixels, np.int8) for e in ENEMIES])
 ENEMY_HEIGHT, ENEMY_WIDTH = ENEMY_PIXELS.shape[1:]
-
-
-def _padded(values: list, size: int, where: str, what: str, fill: object = -1) -> list:
-    if len(values) > size:
-        raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
-    return list(values) + [fill] * (size - len(values))
 
 
 def _goals(data, where: str) -> tuple[list[int], list[int]]:

@@ -25,6 +25,7 @@ import numpy as np
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.rules import Level, Var
 
+_padded = rules.official.padded
 DATA = rules.official.load("tn36")
 MACHINE, BLOCK, TARGET, WALL = "annjcsdtyc", "yssamcbruq", "ylbysintoa", "trvxlvpbdv"
 BEAM, EMITTER, CHECKPOINT = "yikencmwll", "mgmykqfuye", "ccjcukzyce"
@@ -53,12 +54,6 @@ def _meet(a, b) -> bool:
     ax, ay, aw, ah = _box(a)
     bx, by, bw, bh = _box(b)
     return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
-
-
-def _padded(values: list, size: int, where: str, what: str, fill: object = -1) -> list:
-    if len(values) > size:
-        raise ValueError(f"{where}: {len(values)} {what}; the port holds {size}")
-    return list(values) + [fill] * (size - len(values))
 
 
 class _Level:
