@@ -41,6 +41,13 @@ def _goal_distance(boxes, x, y):
     return best
 
 
+def _distances(boxes, xs, ys, kinds, want) -> list[int]:
+    """The goal distances of the centres ``(xs, ys)`` of kind ``want``, nearest first."""
+    return sorted(
+        _goal_distance(boxes, x, y) for x, y, k in zip(xs, ys, kinds, strict=True) if k == want
+    )
+
+
 def _pairing(points):
     """How far the points are from pairing up: each one's distance to its nearest."""
     total = 0.0
@@ -68,11 +75,7 @@ def score(m) -> float:
     for want_size, count in enumerate(m["goal_fruits"].tolist()):
         if count < 0:
             continue
-        dist = sorted(
-            _goal_distance(boxes, x, y)
-            for x, y, s in zip(fx, fy, sizes, strict=True)
-            if s == want_size
-        )
+        dist = _distances(boxes, fx, fy, sizes, want_size)
         inside = sum(d == 0 for d in dist)
         if len(dist) >= count:
             cost += sum(dist[:count]) + 40 * max(inside - count, 0)
@@ -91,11 +94,7 @@ def score(m) -> float:
     for want_kind, count in enumerate(m["goal_enemies"].tolist()):
         if count < 0:
             continue
-        dist = sorted(
-            _goal_distance(boxes, x, y)
-            for x, y, k in zip(ex, ey, kinds, strict=True)
-            if k == want_kind
-        )
+        dist = _distances(boxes, ex, ey, kinds, want_kind)
         if len(dist) >= count:
             cost += sum(dist[:count])
         else:

@@ -61,7 +61,9 @@ def hex_frame(rows) -> np.ndarray:
 _frame = jax.jit(lambda t, c: cam.frame(t, c, MAX_DOWNSCALE))
 _collisions = jax.jit(lambda t, i: collision.collisions(t, i, REACH, MAX_DOWNSCALE))
 _try_move = jax.jit(lambda t, i, dx, dy: collision.try_move(t, i, dx, dy, REACH, MAX_DOWNSCALE))
-_changed_cells = jax.jit(lambda old, new, c: cam.changed_cells(old, new, c, 1024))
+_changed_cells = jax.jit(
+    lambda old, new, c: cam.changed_cells(cam.changed_boxes(old, new), c, 1024)
+)
 _redraw_cells = jax.jit(
     lambda canvas, t, c, rows, cols, valid: cam.redraw_cells(
         canvas, t, c, rows, cols, valid, MAX_DOWNSCALE
@@ -132,7 +134,7 @@ WINDOW = 6
 _redraw = jax.jit(
     lambda canvas, t, c, origin: cam.redraw(canvas, t, c, origin, WINDOW, MAX_DOWNSCALE)
 )
-_changed_area = jax.jit(cam.changed_area)
+_changed_area = jax.jit(lambda old, new, c: cam.changed_area(cam.changed_boxes(old, new), c))
 
 
 def changed_copy(table, rng):
@@ -220,7 +222,8 @@ def test_the_cells_of_the_changed_boxes_redrawn_equal_the_whole_frame():
     table, camera = table_of(one_to_one[0]), camera_of(one_to_one[0])
     moved = eqx.tree_at(lambda t: t.x, table, table.x + 3)
     assert bool(_changed_cells(table, moved, camera)[2][1])  # two cells or more
-    assert not bool(cam.changed_cells(table, moved, camera, 1)[3])
+    changes = cam.changed_boxes(table, moved)
+    assert not bool(cam.changed_cells(changes, camera, 1)[3])
 
 
 def test_live_engine_cases(tmp_path):

@@ -127,11 +127,12 @@ def _span(marked):
     return jnp.where(some, first, 0), jnp.where(some, end, 0)
 
 
-def _changed_boxes(old: SpriteTable, new: SpriteTable):
+def changed_boxes(old: SpriteTable, new: SpriteTable):
     """Per slot, ``((old x, y, width, height), (new ...), in_place, changed)``: the boxes
     a slot drawn in either table covers, where its drawing changed; for an untransformed
     sprite that changed only pixels (``in_place``), the new box is the changed pixels'
-    box alone."""
+    box alone. :func:`changed_area` and :func:`changed_cells` read them (worked out once
+    a frame)."""
     moved = jnp.zeros(old.x.shape, bool)
     for name in DRAWN_FIELDS:
         moved = moved | (getattr(old, name) != getattr(new, name))
@@ -152,15 +153,13 @@ def _changed_boxes(old: SpriteTable, new: SpriteTable):
     return ((old.x, old.y, old_w, old_h), new_box), in_place, changed
 
 
-def changed_area(old: SpriteTable, new: SpriteTable, camera: Camera):
+def changed_area(changes, camera: Camera):
     """``(x0, y0, x1, y1)``: the view cells (half-open, clipped to the view) that may be
-    drawn differently from ``old`` to ``new``: for every slot drawn in either whose
-    drawing changed, its old and new boxes, or only the box of the changed pixels of an
-    untransformed sprite that changed nothing else. Empty (``x0 >= x1``) when nothing
-    changed."""
-    ((old_x, old_y, old_w, old_h), (new_x, new_y, new_w, new_h)), in_place, changed = (
-        _changed_boxes(old, new)
-    )
+    drawn differently, from :func:`changed_boxes`: for every slot drawn in either table
+    whose drawing changed, its old and new boxes, or only the box of the changed pixels
+    of an untransformed sprite that changed nothing else. Empty (``x0 >= x1``) when
+    nothing changed."""
+    ((old_x, old_y, old_w, old_h), (new_x, new_y, new_w, new_h)), in_place, changed = changes
     far = jnp.int32(1 << 20)
 
     def bounds(old_at, new_at, old_size, new_size, camera_at, extent):
@@ -176,15 +175,14 @@ def changed_area(old: SpriteTable, new: SpriteTable, camera: Camera):
     return x0, y0, x1, y1
 
 
-def changed_cells(old: SpriteTable, new: SpriteTable, camera: Camera, limit: int):
+def changed_cells(changes, camera: Camera, limit: int):
     """``(rows, cols, valid, fits)``: a list of ``limit`` (static) view cells that holds
-    every cell that may be drawn differently from ``old`` to ``new`` (as
+    every cell that may be drawn differently, from :func:`changed_boxes` (as
     :func:`changed_area`, but box by box: a slot's old box, its new box, or its changed
     pixels' box; cells of overlapping boxes listed twice), the entries past the last
     not ``valid``, and whether they ``fit`` in ``limit``. Two small changes far apart
     (a bar's end and a tile) list a few cells where their joint box holds thousands."""
-    boxes, in_place, changed = _changed_boxes(old, new)
-    (old_x, old_y, old_w, old_h), (new_x, new_y, new_w, new_h) = boxes
+    ((old_x, old_y, old_w, old_h), (new_x, new_y, new_w, new_h)), in_place, changed = changes
     left = jnp.concatenate([old_x, new_x]) - camera.x
     top = jnp.concatenate([old_y, new_y]) - camera.y
     right = left + jnp.concatenate([old_w, new_w])

@@ -68,7 +68,8 @@ def redraw(before: Arc3State, state: Arc3State, game: Game) -> tuple[Arc3State, 
         return draw_frame(state, game)
     window = REDRAW_WINDOW
     with jax.named_scope("render"):
-        x0, y0, x1, y1 = cam.changed_area(before.table, state.table, state.camera)
+        changes = cam.changed_boxes(before.table, state.table)
+        x0, y0, x1, y1 = cam.changed_area(changes, state.camera)
         # A game without a kept canvas has no UI (keeps_canvas): its frame is the canvas.
         canvas = before.screen if before.canvas is None else before.canvas
         canvas = cam.redraw(canvas, state.table, state.camera, (x0, y0), window, game.max_downscale)
@@ -76,9 +77,7 @@ def redraw(before: Arc3State, state: Arc3State, game: Game) -> tuple[Arc3State, 
         moved = jnp.any(jnp.stack(moved))
         beyond = (x1 - x0 > window) | (y1 - y0 > window)
         if _draws_cells(game):
-            rows, cols, valid, fits = cam.changed_cells(
-                before.table, state.table, state.camera, REDRAW_CELLS
-            )
+            rows, cols, valid, fits = cam.changed_cells(changes, state.camera, REDRAW_CELLS)
             one_to_one = cam.scale_and_offset(state.camera)[0] == 1
             by_cells = beyond & fits & one_to_one & ~moved
             canvas = cond_rare(
