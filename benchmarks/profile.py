@@ -15,7 +15,7 @@ process (:func:`arc3_timing`); the differences are what rendering and level rese
     python benchmarks/profile.py --env arc --format point --num-envs 1024 --steps 50
     python benchmarks/profile.py --env forage --id ForagaxBig-v5 --num-envs 1024
     python benchmarks/profile.py --env arc3 --id Keys --num-envs 1024
-    python benchmarks/profile.py --env arc3 --id cn04 --num-envs 1024 --timing
+    python benchmarks/profile.py --env arc3 --id cn04 --num-envs 1024 --timing --frames all
 """
 
 from __future__ import annotations
@@ -101,14 +101,14 @@ def forage_rollout(env_id: str, num_envs: int, num_steps: int):
     return bench.make_forage_rollout(config, num_steps), states, moves
 
 
-def arc3_rollout(name: str, num_envs: int, num_steps: int):
+def arc3_rollout(name: str, num_envs: int, num_steps: int, frames: str):
     from gridax.bench import arc3 as arc3_bench
     from gridax.envs import arc3
 
     game = arc3.games.GAMES[arc3_bench.game_named(name)]
     states, _ = arc3.batch_reset(num_envs, game)
     actions = arc3_bench.draw_actions(game, num_steps, num_envs)
-    return arc3_bench.make_arc3_rollout(game, num_steps), states, actions
+    return arc3_bench.make_arc3_rollout(game, num_steps, frames), states, actions
 
 
 @contextlib.contextmanager
@@ -118,27 +118,25 @@ def frames_not_drawn():
     its time counts)."""
     from gridax.envs.arc3 import loop
 
-    def shown(*args):
-        state = args[-2]  # draw_frame(state, game), redraw(before, state, game)
-        return state, state.screen
+    def shown(state, game, bank=None):
+        return state.screen
 
-    saved = loop.draw_frame, loop.redraw
-    loop.draw_frame = loop.redraw = shown
+    saved = loop.draw_frame
+    loop.draw_frame = shown
     try:
         yield
     finally:
-        loop.draw_frame, loop.redraw = saved
+        loop.draw_frame = saved
 
 
-def traced_arc3_rollout(game, num_steps: int):
+def traced_arc3_rollout(game, num_steps: int, frames: str):
     """:func:`gridax.bench.arc3.make_arc3_rollout` traced afresh (not through the game's
     cached jitted step), so that :func:`frames_not_drawn` reaches it."""
     from gridax.bench.rollout import make_scan_rollout
     from gridax.envs.arc3 import levels, loop
 
-    with jax.ensure_compile_time_eval():
-        bank = levels.build_bank(game)
-    step_one = jax.vmap(lambda state, action: loop.perform_action(state, action, game, bank))
+    bank = levels.bank_of(game)
+    step_one = jax.vmap(lambda s, a: loop.perform_action(s, a, game, bank, frames))
 
     def step(states, actions):
         states, frames, info = step_one(states, actions)
@@ -147,7 +145,7 @@ def traced_arc3_rollout(game, num_steps: int):
     return make_scan_rollout(step, num_steps)
 
 
-def arc3_timing(name: str, num_envs: int, num_steps: int, repeats: int = 7) -> dict:
+def arc3_timing(name: str, num_envs: int, num_steps: int, frames: str, repeats: int = 7) -> dict:
     """Milliseconds per batch step of game ``name``: the bench's step, the same without
     rendering, without RESETs (each replaced by the game's first action), and the frames
     roofline; compiled, then timed in turns, ``repeats`` rounds, medians."""
@@ -163,10 +161,10 @@ def arc3_timing(name: str, num_envs: int, num_steps: int, repeats: int = 7) -> d
     no_reset = arc3.Action(
         jax.numpy.where(actions.id == arc3.RESET, first, actions.id), actions.x, actions.y
     )
-    rollout = traced_arc3_rollout(game, num_steps)
+    rollout = traced_arc3_rollout(game, num_steps, frames)
     benchmarks = {"step": compile_scan("arc3", name, rollout, states, actions, num_steps)}
     with frames_not_drawn():
-        undrawn = traced_arc3_rollout(game, num_steps)
+        undrawn = traced_arc3_rollout(game, num_steps, frames)
         benchmarks["step, no render"] = compile_scan(
             "arc3", name, undrawn, states, actions, num_steps
         )
@@ -180,13 +178,13 @@ def arc3_timing(name: str, num_envs: int, num_steps: int, repeats: int = 7) -> d
     }
 
 
-def print_arc3_timing(name: str, num_envs: int, num_steps: int) -> None:
+def print_arc3_timing(name: str, num_envs: int, num_steps: int, frames: str) -> None:
     from gridax.bench import arc3 as arc3_bench
 
     name = arc3_bench.game_named(name)
-    times = arc3_timing(name, num_envs, num_steps)
+    times = arc3_timing(name, num_envs, num_steps, frames)
     whole = times["step"][0]
-    print(f"arc3 {name}, {num_envs} envs: ms per batch step (median of 7, timed in turns)")
+    print(f"arc3 {name}, {num_envs} envs, frames={frames!r}: ms per batch step (median of 7)")
     for label, (ms, seconds) in times.items():
         print(f"  {label:<26} {ms:8.3f} ms {100 * ms / whole:6.1f} %   compile {seconds:.1f} s")
     print(f"  {'render (step - no render)':<26} {whole - times['step, no render'][0]:8.3f} ms")
@@ -225,19 +223,22 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--top", type=int, default=10, help="how many single kernels to list")
     parser.add_argument(
+        "--frames", choices=["last", "all"], default="last", help="arc3: frames drawn per action"
+    )
+    parser.add_argument(
         "--timing", action="store_true", help="arc3: step, no render, no RESET (no profiler)"
     )
     args = parser.parse_args()
     if args.timing:
         if args.env != "arc3":
             parser.error("--timing is for --env arc3")
-        print_arc3_timing(args.id, args.num_envs, args.steps)
+        print_arc3_timing(args.id, args.num_envs, args.steps, args.frames)
         return
     if args.env == "arc":
         jitted, states, inputs = arc_rollout(args.format, args.num_envs, args.steps)
         what = f"arc {args.format}"
     elif args.env == "arc3":
-        jitted, states, inputs = arc3_rollout(args.id, args.num_envs, args.steps)
+        jitted, states, inputs = arc3_rollout(args.id, args.num_envs, args.steps, args.frames)
         what = f"arc3 {args.id}"
     else:
         jitted, states, inputs = forage_rollout(args.id, args.num_envs, args.steps)

@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import jax
 import numpy as np
 
 from gridax.bench.rollout import make_scan_rollout
@@ -45,12 +46,13 @@ def draw_actions(game: arc3.Game, num_steps: int, num_envs: int, seed: int = 1) 
     return arc3.Action(ids, xs, ys)
 
 
-def make_arc3_rollout(game: arc3.Game, num_steps: int):
-    """The scan of ``num_steps`` batched steps, frames consumed."""
+def make_arc3_rollout(game: arc3.Game, num_steps: int, frames: str = "last"):
+    """The scan of ``num_steps`` batched steps, frames consumed: every frame of each
+    action (``frames="all"``) or the last (``"last"``, what ``Arc3Env`` observes)."""
 
     def step(states, actions):
-        states, frames, info = arc3.batch_step(states, actions, game)
-        return states, (frames, info["levels_completed"])  # ints, as the frames sum
+        states, frames_made, info = arc3.batch_step(states, actions, game, frames)
+        return states, (frames_made, info["levels_completed"])  # ints, as the frames sum
 
     return make_scan_rollout(step, num_steps)
 
@@ -75,11 +77,24 @@ def is_ported(name: str) -> bool:
     return any(module.GAME.name == name for module in arc3.games.PORTED)
 
 
+def make_env_rollout(env: arc3.Arc3Env, num_steps: int):
+    """The scan of ``num_steps`` of ``Arc3Env``'s batched step, observations (the last
+    frame) and rewards consumed: what an agent's rollout pays."""
+
+    def step(states, actions):
+        states, obs, reward, _, _ = env.batch_step(states, actions)
+        return states, (obs, reward)
+
+    return make_scan_rollout(step, num_steps)
+
+
 def game_benchmark(name: str, num_envs: int, num_steps: int) -> Benchmark:
-    game = arc3.games.GAMES[name]
-    states, _ = arc3.batch_reset(num_envs, game)
-    actions = draw_actions(game, num_steps, num_envs)
-    rollout = make_arc3_rollout(game, num_steps)
+    """Game ``name`` as an agent steps it: ``Arc3Env``'s batched step (one frame drawn
+    an action, the last), random actions (:func:`draw_actions`)."""
+    env = arc3.make_env(f"Arc3-{name}-v0")
+    states, _ = env.batch_reset(jax.random.split(jax.random.key(0), num_envs))
+    actions = draw_actions(env.game, num_steps, num_envs)
+    rollout = make_env_rollout(env, num_steps)
     return compile_scan("arc3", name, rollout, states, actions, num_steps)
 
 

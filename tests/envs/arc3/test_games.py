@@ -13,9 +13,11 @@ import jax
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import drawing, env, games, official
+from gridax.envs.arc3 import env, games, official
 from gridax.envs.arc3.game import to_json
 from gridax.envs.arc3.games import GAMES
+from gridax.envs.arc3.levels import bank_of
+from gridax.envs.arc3.painting import DRAWN_FIELDS
 from gridax.envs.arc3.types import STATUS_NAMES, Action
 from tests.tools.record_traces import (
     OFFICIAL_GAMES,
@@ -48,6 +50,7 @@ def replay(game, episodes: list, where: str, start_levels=None) -> None:
             assert int(info["levels_completed"]) == record["levels_completed"], at
             assert int(info["level"]) == record["level"], at
             assert bool(info["full_reset"]) == record["full_reset"], at
+            assert_static_slots_unchanged(game, jax.tree.map(lambda x: x[None], state), at)
 
 
 INVENTED = sorted(module.GAME.name for module in games.INVENTED)
@@ -119,11 +122,11 @@ def test_batch_step_equals_single_steps():
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_frame_drawn_in_part_equals_the_whole_frame(name):
+def test_the_last_frame_alone_is_the_last_of_all_frames(name):
     """After every batched step of random actions (the benchmark's mix, clicks anywhere,
-    and 10 % actions no game offers), each env's frame, drawn in part where sprites
-    changed, equals its state drawn whole (``drawing.draw_frame``): the engine's choice between
-    a partial and a whole redraw. An env that made no frame shows its last one again."""
+    and 10 % actions no game offers), ``frames="last"`` gives the state and info that
+    ``frames="all"`` gives, and the last of its frames; an env that made no frame shows
+    its last one again. Every game's static slots are as their level started."""
     from gridax.bench.arc3 import draw_actions
 
     game = GAMES[name]
@@ -131,16 +134,41 @@ def test_every_frame_drawn_in_part_equals_the_whole_frame(name):
     actions = draw_actions(game, 40, 16, seed=3)
     unoffered = np.random.default_rng(3).random(actions.id.shape) < 0.1
     actions = dataclasses.replace(actions, id=np.where(unoffered, -1, actions.id))
-    whole = jax.jit(jax.vmap(lambda state: drawing.draw_frame(state, game)[1]))
-    batch_step = jax.jit(lambda s, a: env.batch_step(s, a, game))  # traced: flagged no-ops
+    # Traced, so that actions no game offers are flagged no-ops.
+    step_all = jax.jit(lambda s, a: env.batch_step(s, a, game, "all"))
+    step_last = jax.jit(lambda s, a: env.batch_step(s, a, game, "last"))
     for t in range(40):
         step_actions = jax.tree.map(lambda leaf, t=t: leaf[t], actions)
         shown = states.screen
-        states, frames, info = batch_step(states, step_actions)
+        after, frames, info = step_all(states, step_actions)
+        last_state, last, last_info = step_last(states, step_actions)
         at = f"{name}, step {t}"
-        np.testing.assert_array_equal(states.screen, whole(states), err_msg=at)
+        for a, b in zip(jax.tree.leaves(after), jax.tree.leaves(last_state), strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=at)
+        for key in info:
+            np.testing.assert_array_equal(info[key], last_info[key], err_msg=f"{at}: {key}")
+        np.testing.assert_array_equal(last[:, 0], frames[:, -1], err_msg=at)
         idle = np.asarray(info["frame_count"]) == 0  # made no frame: shows the last again
         np.testing.assert_array_equal(frames[idle, 0], shown[idle], err_msg=at)
+        assert_static_slots_unchanged(game, after, at)
+        states = after
+
+
+def assert_static_slots_unchanged(game, states, where: str) -> None:
+    """Every slot ``Game.static_kinds`` declares static is as its level started."""
+    bank = bank_of(game)
+    level = np.asarray(states.level)
+    moving = np.zeros(np.shape(bank.table.x), bool)  # [L, N]
+    for number, slots in enumerate(np.asarray(bank.backdrop.moving)):
+        moving[number, slots[slots >= 0]] = True
+    for name in (*DRAWN_FIELDS, "pixels"):
+        now = np.asarray(getattr(states.table, name))
+        start = np.asarray(getattr(bank.table, name))[level]
+        differs = (now != start).reshape(now.shape[0], now.shape[1], -1).any(axis=-1)
+        wrong = differs & ~moving[level]
+        assert not wrong.any(), (
+            f"{where}: {name} of static slots {np.argwhere(wrong).tolist()} (env, slot) changed"
+        )
 
 
 def test_undo_restores_the_level_before_the_last_actions():

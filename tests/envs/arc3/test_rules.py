@@ -165,13 +165,13 @@ def test_visibility_and_layers_by_slot_or_mask():
     state, _ = env.reset(BUILDING)
     hidden = rules.set_visible(state, 0, False)
     np.testing.assert_array_equal(hidden.table.visible[:2], [False, True])
-    assert int(drawing.draw_frame(hidden, BUILDING)[1][0, 0]) == BUILDING.background
+    assert int(drawing.draw_frame(hidden, BUILDING)[0, 0]) == BUILDING.background
     raised = rules.set_layer(state, rules.of_kind(state, BLOCK), 3)
     np.testing.assert_array_equal(raised.table.layer[:2], [3, 0])
     # On a higher layer the block is drawn over the spare where they meet.
     moved = rules.place(raised, 1, 0, 0)
-    assert int(drawing.draw_frame(moved, BUILDING)[1][0, 0]) == 9
-    assert int(drawing.draw_frame(rules.place(state, 1, 0, 0), BUILDING)[1][0, 0]) == 7
+    assert int(drawing.draw_frame(moved, BUILDING)[0, 0]) == 9
+    assert int(drawing.draw_frame(rules.place(state, 1, 0, 0), BUILDING)[0, 0]) == 7
 
 
 def test_recolour_every_pixel_or_per_slot_colours():
@@ -200,7 +200,7 @@ def test_set_scale_draws_a_sprite_larger_from_its_corner():
     grown = rules.set_scale(rules.place(state, 0, 2, 1), 0, 3)
     height, width = rules.drawn_size(grown)
     assert (int(height[0]), int(width[0])) == (3, 3)
-    frame = np.asarray(drawing.draw_frame(grown, BUILDING)[1])  # 8 pixels a cell
+    frame = np.asarray(drawing.draw_frame(grown, BUILDING))  # 8 pixels a cell
     for cell_x, cell_y in ((2, 1), (4, 3)):
         assert frame[8 * cell_y, 8 * cell_x] == 9
     assert frame[8 * 4, 8 * 5] == BUILDING.background and frame[0, 8 * 2] == BUILDING.background
@@ -256,9 +256,9 @@ def test_interaction_modes_by_visibility_and_collidability():
     ghost = rules.set_collidable(stacked, 1, False)
     assert not bool(jnp.any(rules.collisions(ghost, 0, BUILDING, size=1)))
     assert int(rules.sprite_at(ghost, 0, 0, BUILDING)) == 0
-    assert int(drawing.draw_frame(ghost, BUILDING)[1][0, 0]) == 7  # still drawn, on top
+    assert int(drawing.draw_frame(ghost, BUILDING)[0, 0]) == 7  # still drawn, on top
     removed = rules.set_visible(ghost, 1, False)
-    assert int(drawing.draw_frame(removed, BUILDING)[1][0, 0]) == 9
+    assert int(drawing.draw_frame(removed, BUILDING)[0, 0]) == 9
 
 
 def test_screen_cells_name_the_world_cell_under_every_pixel():
@@ -281,12 +281,12 @@ def test_put_last_moves_sprites_to_the_end_of_the_order_in_rank_order():
     its layer."""
     state, _ = env.reset(BUILDING)
     stacked = rules.place(state, 1, 0, 0)  # the spare over the block (later in order)
-    assert int(drawing.draw_frame(stacked, BUILDING)[1][0, 0]) == 7
+    assert int(drawing.draw_frame(stacked, BUILDING)[0, 0]) == 7
     last = rules.put_last(stacked, jnp.asarray([1, 0, -1, -1]))
     order = np.asarray(last.table.order)
     assert order[0] > order[1] > max(np.asarray(stacked.table.order))
     np.testing.assert_array_equal(order[2:], np.asarray(stacked.table.order)[2:])
-    assert int(drawing.draw_frame(last, BUILDING)[1][0, 0]) == 9
+    assert int(drawing.draw_frame(last, BUILDING)[0, 0]) == 9
 
 
 def test_draw_sprite_draws_a_sprite_as_drawn_at_a_screen_pixel():
@@ -313,7 +313,7 @@ def test_turns_cells_of_source_pixels_repaints_and_camera_colours():
     height, width = rules.drawn_size(turned)
     assert (int(height[0]), int(width[0])) == (2, 1)
     x, y = rules.pixel_cells(turned)
-    frame = np.asarray(drawing.draw_frame(turned, BUILDING)[1])  # 8 pixels a cell
+    frame = np.asarray(drawing.draw_frame(turned, BUILDING))  # 8 pixels a cell
     for col, colour in ((0, 1), (1, 2)):
         cell_x, cell_y = int(x[0, 0, col]), int(y[0, 0, col])
         assert (cell_x, cell_y) == (0, col) and frame[8 * cell_y, 8 * cell_x] == colour
@@ -328,7 +328,7 @@ def test_turns_cells_of_source_pixels_repaints_and_camera_colours():
     np.testing.assert_array_equal(repainted.table.pixels[0], grid)
     coloured = rules.set_camera_colours(state, 11, 12)
     assert (int(coloured.camera.background), int(coloured.camera.letterbox)) == (11, 12)
-    assert int(drawing.draw_frame(coloured, BUILDING)[1][40, 40]) == 11  # an empty cell
+    assert int(drawing.draw_frame(coloured, BUILDING)[40, 40]) == 11  # an empty cell
 
 
 def test_sprite_at_can_search_in_the_layers_of_an_earlier_sort():
@@ -417,7 +417,7 @@ def test_resize_keeps_pixels_and_fills_the_new_ones():
     shrunk = rules.resize(grown, jnp.array([False, True, False]), 1, 1)
     np.testing.assert_array_equal(shrunk.table.pixels[1], [[-2, -1, -1], [-1] * 3, [-1] * 3])
     np.testing.assert_array_equal(shrunk.table.width, [1, 1, 1])
-    assert int(drawing.draw_frame(shrunk, SCENE)[1][0, 8]) == 7  # the 5 is gone from (1, 0)
+    assert int(drawing.draw_frame(shrunk, SCENE)[0, 8]) == 7  # the 5 is gone from (1, 0)
 
 
 def test_add_again_puts_removed_sprites_last_in_order():

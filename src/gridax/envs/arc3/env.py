@@ -2,16 +2,20 @@
 
 ``step`` runs arcengine's ``perform_action`` (:mod:`gridax.envs.arc3.loop`) and returns
 the frames the action made, ``[max_frames, 64, 64]``, padded by repeating the last one,
-and their number (0 when nothing happened). An action the game does not offer, or a
+and their number (0 when nothing happened); with ``frames="last"`` (what an agent sees,
+and far cheaper: no frame but the last is drawn) only the last, ``[1, 64, 64]``, with the
+same state and info. An action the game does not offer, or a
 click off the screen, is a no-op flagged in ``info`` when traced, and a ``ValueError``
 naming it when ``step`` is called with concrete values.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,40 +23,44 @@ from jax import core as jax_core
 
 from gridax.dispatch import per_config
 from gridax.envs.arc3.checks import check_action
+from gridax.envs.arc3.drawing import draw_frame
 from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.levels import build_bank, initial_state
-from gridax.envs.arc3.loop import perform_action
+from gridax.envs.arc3.levels import bank_of, initial_state
+from gridax.envs.arc3.loop import FRAMES, perform_action
 from gridax.envs.arc3.types import Action, Arc3State
 
 
 class _Compiled(NamedTuple):
     reset: Callable
-    step: Callable
+    step: dict[str, Callable]  # by frames: "all", "last"
     batch_reset: Callable
-    batch_step: Callable
+    batch_step: dict[str, Callable]
+
+
+def reset_one(game: Game, start_level) -> tuple[Arc3State, jax.Array]:
+    """One game on ``start_level`` with its first frame drawn (traceable)."""
+    bank = bank_of(game)
+    state = initial_state(game, bank, start_level)
+    state = eqx.tree_at(lambda s: s.screen, state, draw_frame(state, game, bank))
+    return state, state.screen
+
+
+def step_one(state: Arc3State, action: Action, game: Game, frames: str = "all"):
+    """One env's action (traceable; ``frames`` static)."""
+    return perform_action(state, action, game, bank_of(game), frames)
 
 
 def _compile(game: Game) -> _Compiled:
-    # The bank outlives the call that builds it, which may be inside a caller's jit: its
-    # arrays (the tables' converters make them JAX arrays) must be that trace's constants.
-    with jax.ensure_compile_time_eval():
-        bank = build_bank(game)
-
-    def reset_one(start_level):
-        state = initial_state(game, bank, start_level)
-        return state, state.screen
-
-    def step_one(state, action):
-        return perform_action(state, action, game, bank)
-
     def batch_reset(num_envs: int, start_levels):
-        return jax.vmap(reset_one)(jnp.broadcast_to(start_levels, (num_envs,)))
+        reset = functools.partial(reset_one, game)
+        return jax.vmap(reset)(jnp.broadcast_to(start_levels, (num_envs,)))
 
+    steps = {frames: functools.partial(step_one, game=game, frames=frames) for frames in FRAMES}
     return _Compiled(
-        reset=jax.jit(reset_one),
-        step=jax.jit(step_one),
+        reset=jax.jit(functools.partial(reset_one, game)),
+        step={frames: jax.jit(one) for frames, one in steps.items()},
         batch_reset=jax.jit(batch_reset, static_argnums=0),
-        batch_step=jax.jit(jax.vmap(step_one)),
+        batch_step={frames: jax.jit(jax.vmap(one)) for frames, one in steps.items()},
     )
 
 
@@ -79,11 +87,17 @@ def reset(game: Game, start_level: int | jax.Array = 0) -> tuple[Arc3State, jax.
     return _compiled(game).reset(start_level)
 
 
-def step(state: Arc3State, action: Action, game: Game):
+def _check_frames(frames: str) -> None:
+    if frames not in FRAMES:
+        raise ValueError(f'frames must be "all" or "last", got {frames!r}')
+
+
+def step(state: Arc3State, action: Action, game: Game, frames: str = "all"):
     """``(state, frames, info)`` after one action (module docstring); a concrete bad
     action is a ``ValueError`` (:func:`~gridax.envs.arc3.checks.check_action`)."""
     check_action(action, game)
-    return _compiled(game).step(state, action)
+    _check_frames(frames)
+    return _compiled(game).step[frames](state, action)
 
 
 def batch_reset(num_envs: int, game: Game, start_levels=0):
@@ -92,6 +106,8 @@ def batch_reset(num_envs: int, game: Game, start_levels=0):
     return _compiled(game).batch_reset(num_envs, start_levels)
 
 
-def batch_step(states: Arc3State, actions: Action, game: Game):
+def batch_step(states: Arc3State, actions: Action, game: Game, frames: str = "all"):
+    """:func:`step` of a batch."""
     check_action(actions, game)
-    return _compiled(game).batch_step(states, actions)
+    _check_frames(frames)
+    return _compiled(game).batch_step[frames](states, actions)

@@ -115,6 +115,14 @@ class Game:
     # or of the first camera for a level without one). A rule that resizes the camera
     # beyond must declare it; the view is drawn in a square this large.
     max_view: int | None = None
+    # Kinds whose sprites never change how they are drawn during a level (walls,
+    # decoration, a board): drawn once per level into its static layer, never again
+    # (gridax.envs.arc3.painting). A rule must not move, repaint, hide or remove them.
+    static_kinds: tuple[str, ...] = ()
+    # The most view cells the other (moving) sprites' boxes cover at once, the length of
+    # the list a frame paints them from (0: a quarter more than any level starts with). A
+    # frame whose moving sprites cover more is still exact, drawn the slow way.
+    moving_area: int = 0
 
     def __post_init__(self):
         where = f"game {self.name!r}"
@@ -132,6 +140,9 @@ class Game:
             )
         if self.undo_depth > 0 and self.undo_in_rule:
             raise ValueError(f"{where}: undo_depth > 0 and undo_in_rule: undo one way only")
+        unknown = sorted(set(self.static_kinds) - set(self.kinds))
+        if unknown:
+            raise ValueError(f"{where}: static_kinds {unknown} are not among its kinds")
         if (UNDO in self.available_actions) != (self.undo_depth > 0 or self.undo_in_rule):
             raise ValueError(
                 f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0 or undo_in_rule"
@@ -190,6 +201,34 @@ class Game:
         return self.max_view or max(
             max(level.grid_size or self.camera[2:]) for level in self.levels
         )
+
+    @property
+    def view_sizes(self) -> tuple[tuple[int, int], ...]:
+        """Every ``(width, height)`` the camera is drawn at: the levels' grid sizes, and
+        the first camera's where a level keeps it (a rule moves the camera, never
+        resizes it)."""
+        grids = [level.grid_size for level in self.levels]
+        sizes = {(grid[0], grid[1]) for grid in grids if grid}
+        if None in grids:
+            sizes.add((self.camera[2], self.camera[3]))
+        return tuple(sorted(sizes))
+
+    @property
+    def paint_area(self) -> int:
+        """The length of the list the moving sprites are painted from (``moving_area``,
+        or a quarter more than the most view cells a level's moving sprites start on, in
+        steps of 64)."""
+        if self.moving_area:
+            return self.moving_area
+        most = max(
+            sum(
+                min(s.drawn_shape[0], self.view_size) * min(s.drawn_shape[1], self.view_size)
+                for s in level.sprites
+                if s.kind not in self.static_kinds and s.visible
+            )
+            for level in self.levels
+        )
+        return max(64, -(-5 * most // (4 * 64)) * 64)
 
     def __repr__(self) -> str:
         # What a checkpoint's header records of the game (gridax.serialization): the

@@ -180,7 +180,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     # that changes nothing and makes no frame.
     was_finished = jnp.logical_or(*episode_end(state, config))
     idle = eqx.tree_at(lambda a: a.id, action, jnp.where(was_finished, NO_ACTION, action.id))
-    new_game, frames, info = functional.step(state.game_state, idle, game)
+    new_game, _, info = functional.step(state.game_state, idle, game, frames="last")
     counted = jnp.where(was_finished, 0, 1)
     # A RESET that restarts the whole game ends the play: its score is kept if the best,
     # and the new play starts with no action charged (not even this RESET).

@@ -9,36 +9,52 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int32
 
+from gridax.dispatch import per_config
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3.camera import Camera
-from gridax.envs.arc3.drawing import draw_frame, keeps_canvas
 from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.painting import Backdrop, build_backdrop
 from gridax.envs.arc3.sprites import SpriteTable, table_columns
 from gridax.envs.arc3.types import NOT_PLAYED, Arc3State, Snapshot, select
 from gridax.fields import as_dtype
 
 
 class LevelBank(eqx.Module):
-    """Every level of a game, stacked: ``[L, ...]``."""
+    """Every level of a game, stacked: ``[L, ...]``, and their static layers."""
 
     table: SpriteTable
     grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
     memory: dict[str, Array]  # each variable's starting value per level, [L, ...]
+    backdrop: Backdrop
 
 
 def build_bank(game: Game) -> LevelBank:
+    """The game's levels as arrays (:func:`bank_of` builds it once per game)."""
     columns = [
         table_columns(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
         for level in game.levels
     ]
+    stacked = {name: np.stack([c[name] for c in columns]) for name in columns[0]}
     starts = [game.level_memory(number) for number in range(len(game.levels))]
     memory = {name: jnp.asarray(np.stack([s[name] for s in starts])) for name in game.variables}
     sizes = [level.grid_size or (0, 0) for level in game.levels]
+    table = SpriteTable(**stacked)
+    static_kinds = [game.kinds.index(kind) for kind in game.static_kinds]
+    static = np.isin(stacked["kind"], static_kinds)
     return LevelBank(
-        table=SpriteTable(**{name: np.stack([c[name] for c in columns]) for name in columns[0]}),
+        table=table,
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
+        backdrop=build_backdrop(table, static, game.view_size, game.max_downscale),
     )
+
+
+@per_config
+def bank_of(game: Game) -> LevelBank:
+    """The game's level bank, built once. It outlives the call that builds it, which may
+    be inside a caller's jit: its arrays must be concrete, not that trace's values."""
+    with jax.ensure_compile_time_eval():
+        return build_bank(game)
 
 
 def initial_camera(game: Game) -> Camera:
@@ -46,18 +62,18 @@ def initial_camera(game: Game) -> Camera:
     return Camera(x, y, width, height, game.background, game.letterbox)
 
 
-def _level_of(bank: LevelBank, index) -> LevelBank:
-    """Level ``index`` of the bank."""
-    return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], bank)
+def _level_of(bank: LevelBank, index) -> tuple[SpriteTable, Array, dict[str, Array]]:
+    """Level ``index`` of the bank: ``(table, grid_size, memory)``."""
+    parts = (bank.table, bank.grid_size, bank.memory)
+    return jax.tree.map(lambda leaf: jnp.asarray(leaf)[index], parts)
 
 
 def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State:
     """Level ``index`` from its declaration, with the camera resized to its grid, then
     the game's ``on_set_level`` (arcengine's ``set_level``). Kept memory variables keep
     their values."""
-    level = _level_of(bank, index)
-    table, size = level.table, level.grid_size
-    memory = {n: state.memory[n] if v.kept else level.memory[n] for n, v in game.variables.items()}
+    table, size, starts = _level_of(bank, index)
+    memory = {n: state.memory[n] if v.kept else starts[n] for n, v in game.variables.items()}
     resize = size[0] > 0
     camera = eqx.tree_at(
         lambda c: (c.width, c.height),
@@ -76,23 +92,23 @@ def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State
 
 
 def initial_state(game: Game, bank: LevelBank, start_level=0) -> Arc3State:
-    """The game before its first action, with its frame shown: on its first level, or
+    """The game before its first action (its screen not drawn yet): on its first level, or
     on ``start_level`` as arcengine's ``set_level`` puts a new game there (the first
     level's ``on_set_level`` has run, no level counts as completed, and a RESET before
     any action restarts the whole game from the first level)."""
-    first = _level_of(bank, 0)
+    first_table, _, first_memory = _level_of(bank, 0)
     # A ring of undo_depth + 1 snapshots; none for a game without undo (it would double
     # the state for nothing: the table is most of it).
     ring = game.undo_depth + 1 if game.undo_depth else 0
     history = jax.tree.map(
         lambda leaf: jnp.broadcast_to(leaf, (ring,) + jnp.shape(leaf)),
-        Snapshot(first.table, initial_camera(game), first.memory),
+        Snapshot(first_table, initial_camera(game), first_memory),
     )
     zero = jnp.int32(0)
     state = Arc3State(
-        table=first.table,
+        table=first_table,
         camera=initial_camera(game),
-        memory=first.memory,
+        memory=first_memory,
         level=zero,
         score=zero,
         status=jnp.int32(NOT_PLAYED),
@@ -104,10 +120,7 @@ def initial_state(game: Game, bank: LevelBank, start_level=0) -> Arc3State:
         history_size=zero,
         history_start=zero,
         screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
-        canvas=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8) if keeps_canvas(game) else None,
     )
     state = set_level(state, bank, 0, game)
     start_level = jnp.asarray(start_level, jnp.int32)
-    state = select(start_level > 0, set_level(state, bank, start_level, game), state)
-    state, frame = draw_frame(state, game)
-    return eqx.tree_at(lambda s: s.screen, state, frame)
+    return select(start_level > 0, set_level(state, bank, start_level, game), state)

@@ -11,8 +11,12 @@ An action runs like this:
    level instead of running the rule (a game with ``undo_in_rule`` gets it as any other
    action).
 
-The frames the action made are ``[max_frames, 64, 64]``, padded by repeating the last
-one, with their number (0 when nothing happened).
+The rule runs on the sprites and memory only; frames are drawn from the states they
+show (:mod:`gridax.envs.arc3.drawing`). With ``frames="all"`` every frame the action made
+is drawn: ``[max_frames, 64, 64]``, padded by repeating the last one (parity, replays,
+GIFs); with ``frames="last"`` only the last is drawn, ``[1, 64, 64]`` (what an agent
+sees: training). Both count the frames made (0 when nothing happened), and give the same
+state.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from gridax.batching import cond_rare
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import undo as undo_stack
 from gridax.envs.arc3.checks import is_over, is_valid
-from gridax.envs.arc3.drawing import draw_frame, redraw
+from gridax.envs.arc3.drawing import draw_frame
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.levels import LevelBank, set_level
 from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State, select
@@ -44,9 +48,11 @@ def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3St
     return set_level(state, bank, jnp.where(full, 0, state.level), game), full
 
 
-def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBank) -> Arc3State:
-    """One pass of the game loop: the next level if one is pending, else the rule (or,
-    on an action's first frame, undo)."""
+def _frame_of_action(
+    state: Arc3State, action: Action, game: Game, bank: LevelBank, acts=True
+) -> Arc3State:
+    """One pass of the game loop where ``acts``: the next level if one is pending, else
+    the rule (or, on an action's first frame, undo); elsewhere the state as it is."""
 
     def advance(state):
         state = set_level(state, bank, state.level + 1, game)
@@ -68,11 +74,17 @@ def _frame_of_action(state: Arc3State, action: Action, game: Game, bank: LevelBa
         with jax.named_scope("undo"):
             # A snapshot before each action's first frame but UNDO's and RESET's. It is
             # taken outside the branches, which then pass the history through untouched.
-            saving = ~state.pending_level & (state.frame == 0)
+            saving = acts & ~state.pending_level & (state.frame == 0)
             saving = saving & (action.id != UNDO) & (action.id != RESET)
             state = undo_stack.push(state, game.undo_depth, saving)
-    state = jax.lax.cond(state.pending_level, advance, play, state)
-    return eqx.tree_at(lambda s: s.frame, state, state.frame + 1)
+    # A level starts in few envs of a batch: only they load it (cond_rare), and one
+    # select keeps it, or the state of an env that does not act, over the rule's frame.
+    pending = state.pending_level
+    with jax.named_scope("level_reset"):
+        advanced = cond_rare(pending & acts, advance, state)
+    advanced = eqx.tree_at(lambda s: s.history, advanced, state.history)  # untouched
+    state = select(pending | ~jnp.asarray(acts), advanced, play(state))
+    return eqx.tree_at(lambda s: s.frame, state, state.frame + jnp.asarray(acts, jnp.int32))
 
 
 def _running(state: Arc3State):
@@ -81,8 +93,8 @@ def _running(state: Arc3State):
 
 
 def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
-    """Frames 2 to ``max_frames`` of an action that did not complete in one; each new
-    frame also pads the frames after it."""
+    """Frames 2 to ``max_frames`` of an action that did not complete in one, each drawn;
+    each new frame also pads the frames after it."""
     slots = jnp.arange(game.max_frames)[:, None, None]
 
     def running(carry):
@@ -91,18 +103,32 @@ def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
 
     def one_frame(carry):
         state, frames, count = carry
-        state, frame = draw_frame(_frame_of_action(state, action, game, bank), game)
+        state = _frame_of_action(state, action, game, bank)
+        frame = draw_frame(state, game, bank)
         return state, jnp.where(slots >= count, frame, frames), count + 1
 
     return jax.lax.while_loop(running, one_frame, carry)
 
 
-def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank):
+def _further_states(carry, action: Action, game: Game, bank: LevelBank):
+    """:func:`_further_frames` without drawing them: ``(state, count)``."""
+
+    def running(carry):
+        state, count = carry
+        return _running(state) & (count < game.max_frames)
+
+    def one_frame(carry):
+        state, count = carry
+        return _frame_of_action(state, action, game, bank), count + 1
+
+    return jax.lax.while_loop(running, one_frame, carry)
+
+
+def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank, frames: str):
     """arcengine's ``perform_action``: ``(state, frames, count, full_reset)``; unless
     ``acts`` (a RESET always acts), nothing changes and no frame is made (the frames
     show the last one again)."""
     is_reset = action.id == RESET
-    before = state  # what the canvas shows
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
     with jax.named_scope("level_reset"):
         state, full = cond_rare(
@@ -120,32 +146,48 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     )
     # Most actions take one frame: it runs outside any loop, and the few actions that
     # take more (a level's transition, animations) run the rest behind cond_rare. An env
-    # that does not act keeps its state; select passes through what both share: the
-    # history (push writes only its free slot), the screen and the canvas.
-    stepped = _frame_of_action(state, action, game, bank)
-    state = select(acts, stepped, eqx.tree_at(lambda s: s.history, state, stepped.history))
-    state, frame = redraw(before, state, game)
-    shown = jnp.where(acts, frame, state.screen)
-    frames = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
+    # that does not act keeps its state (push writes only the history's free slot).
+    state = _frame_of_action(state, action, game, bank, acts)
     count = acts.astype(jnp.int32)
+    more = acts & _running(state)
+    if frames == "last":
+        if game.max_frames > 1:
+            state, count = cond_rare(
+                more,
+                lambda carry, action: _further_states(carry, action, game, bank),
+                (state, count),
+                action,
+                compact_to=ANIMATION_CHUNK,
+                chunks=True,
+            )
+        shown = jnp.where(acts, draw_frame(state, game, bank), state.screen)
+        return state, shown[None], count, full
+    shown = jnp.where(acts, draw_frame(state, game, bank), state.screen)
+    drawn = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
     if game.max_frames > 1:
-        state, frames, count = cond_rare(
-            acts & _running(state),
+        state, drawn, count = cond_rare(
+            more,
             lambda carry, action: _further_frames(carry, action, game, bank),
-            (state, frames, count),
+            (state, drawn, count),
             action,
             compact_to=ANIMATION_CHUNK,
             chunks=True,
         )
-    return state, frames, count, full
+    return state, drawn, count, full
 
 
-def perform_action(state: Arc3State, action: Action, game: Game, bank: LevelBank):
-    """One env's action: ``(state, frames, info)`` (module docstring)."""
+FRAMES = ("all", "last")
+
+
+def perform_action(state: Arc3State, action: Action, game: Game, bank: LevelBank, frames="all"):
+    """One env's action: ``(state, frames, info)`` (module docstring); ``frames`` (static)
+    is ``"all"`` or ``"last"``."""
+    if frames not in FRAMES:
+        raise ValueError(f'frames must be "all" or "last", got {frames!r}')
     valid = is_valid(action, game)
     acts = valid & ((action.id == RESET) | ~is_over(state))
-    performed, frames, count, full = _perform(state, action, acts, game, bank)
-    new_state = eqx.tree_at(lambda s: s.screen, performed, frames[-1])
+    performed, drawn, count, full = _perform(state, action, acts, game, bank, frames)
+    new_state = eqx.tree_at(lambda s: s.screen, performed, drawn[-1])
     info = {
         "frame_count": count,
         "full_reset": acts & full,
@@ -154,4 +196,4 @@ def perform_action(state: Arc3State, action: Action, game: Game, bank: LevelBank
         "level": new_state.level,
         "status": new_state.status,
     }
-    return new_state, frames, info
+    return new_state, drawn, info

@@ -98,6 +98,7 @@ __all__ = [
     "draw_square",
     "drawn_size",
     "frame_number",
+    "kinds_but",
     "lose",
     "maps",
     "mask_of",
@@ -139,6 +140,15 @@ __all__ = [
 
 
 # --- the action and the game's progress ----------------------------------------------
+
+
+def kinds_but(kinds, moving) -> tuple[str, ...]:
+    """Every kind of ``kinds`` but the ``moving`` ones: a game's ``static_kinds``
+    declared by naming what moves (a named error for a kind it does not have)."""
+    unknown = sorted(set(moving) - set(kinds))
+    if unknown:
+        raise ValueError(f"moving kinds {unknown} are not among the game's kinds")
+    return tuple(kind for kind in kinds if kind not in moving)
 
 
 def complete(state: Arc3State, done: Flag = True) -> Arc3State:

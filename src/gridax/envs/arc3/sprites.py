@@ -211,9 +211,11 @@ def drawn_size(sprites) -> tuple[Int32[Array, "*b N"], Int32[Array, "*b N"]]:
     return height * up // down, width * up // down
 
 
-def _source_pixel(sprite: SpriteTable, row, col):
+def _source_pixel(sprite: SpriteTable, row, col, base: int | Array = 0):
     """The pixel of ``sprite`` (one row of a table) that lands at ``(row, col)`` of it
-    rotated and mirrored (before scaling); any shape of indices."""
+    rotated and mirrored (before scaling); any shape of indices. With ``base``, the
+    sprite's own columns may be one per index and ``sprite.pixels`` the whole table's:
+    the pixels read start at flat pixel ``base`` (``slot * P * P``)."""
     height, width = sprite.height, sprite.width
     turned_height, turned_width = _turned_size(sprite)
     row = jnp.where(sprite.mirror_ud, turned_height - 1 - row, row)
@@ -225,7 +227,7 @@ def _source_pixel(sprite: SpriteTable, row, col):
     source_col = jnp.select(cases, [col, row, width - 1 - col], width - 1 - row)
     size = sprite.pixels.shape[-1]
     flat = jnp.clip(source_row, 0, size - 1) * size + jnp.clip(source_col, 0, size - 1)
-    return sprite.pixels.reshape(-1)[flat]
+    return sprite.pixels.reshape(-1)[base + flat]
 
 
 def drawn_cell(sprite: SpriteTable, row, col):
@@ -268,15 +270,17 @@ def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
     return jnp.where(transparent > opaque, TRANSPARENT, highest).astype(jnp.int8)
 
 
-def sprite_pixel(sprite: SpriteTable, row, col, max_downscale: int = 1) -> Int8[Array, "..."]:
+def sprite_pixel(
+    sprite: SpriteTable, row, col, max_downscale: int = 1, base: int | Array = 0
+) -> Int8[Array, "..."]:
     """Colour of ``sprite`` (one row of a table) as drawn at ``(row, col)`` relative to its
     top-left corner (``TRANSPARENT`` off the sprite); any shape of ``row``/``col``.
     ``max_downscale`` is the largest downscaling factor the game uses (static: 1 skips
-    that path)."""
+    that path). ``base``: as for :func:`_source_pixel` (one sprite per index)."""
     height, width = drawn_size(sprite)
     inside = (row >= 0) & (col >= 0) & (row < height) & (col < width)
     up = jnp.maximum(sprite.scale, 1)
-    value = _source_pixel(sprite, row // up, col // up)
+    value = _source_pixel(sprite, row // up, col // up, base)
     if max_downscale > 1:
         factor = downscale_factor(sprite.scale)
         k = max_downscale
@@ -285,7 +289,12 @@ def sprite_pixel(sprite: SpriteTable, row, col, max_downscale: int = 1) -> Int8[
         across = jnp.arange(k, dtype=jnp.int32).reshape(lead + (1, k))
         block_rows = (row * factor)[..., None, None] + down
         block_cols = (col * factor)[..., None, None] + across
-        block = _source_pixel(sprite, block_rows, block_cols)
+        block_of = sprite
+        if jnp.ndim(base):  # one sprite per index: its columns along the block's axes too
+            block_of = jax.tree.map(lambda column: column[..., None, None], sprite)
+            block_of = eqx.tree_at(lambda s: s.pixels, block_of, sprite.pixels)
+            base, factor = jnp.asarray(base)[..., None, None], factor[..., None, None]
+        block = _source_pixel(block_of, block_rows, block_cols, base)
         counted = jnp.broadcast_to((down < factor) & (across < factor), block.shape)
         shape = block.shape[:-2] + (k * k,)
         mode = _most_frequent(block.reshape(shape), counted.reshape(shape))

@@ -20,10 +20,6 @@ NOT_PLAYED, NOT_FINISHED, WIN, GAME_OVER = range(4)
 STATUS_NAMES = ("NOT_PLAYED", "NOT_FINISHED", "WIN", "GAME_OVER")
 
 
-def _optional_int8(value):
-    return None if value is None else as_dtype(jnp.int8)(value)
-
-
 def select(pred, new, old):
     """``new`` if ``pred`` else ``old``, leaf by leaf, for one env's states (a leaf both
     share is passed through)."""
@@ -57,9 +53,8 @@ class Arc3State(eqx.Module):
     without undo).
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
     flags; ``frame`` counts the frames of the action in progress (animations read it);
-    ``screen`` is the last frame shown (what an action that makes none shows again),
-    ``canvas`` the same frame before the UI layer, kept by games that have a UI and draw
-    their frames in part (the next frame redraws only what changed on it), else None.
+    ``screen`` is the last frame shown (what an action that makes none shows again,
+    and the observation).
     """
 
     table: SpriteTable
@@ -76,4 +71,3 @@ class Arc3State(eqx.Module):
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history_start: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     screen: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))  # last shown
-    canvas: Int8[Array, "*b 64 64"] | None = eqx.field(converter=_optional_int8, default=None)

@@ -78,6 +78,7 @@ GAME = Game(
     name="Crumble",
     levels=tuple(level_of(rows) for rows in MAPS),
     kinds=KINDS,
+    static_kinds=("wall",),  # never change during a level: drawn once per level
     rule=rule,
     available_actions=(1, 2, 3, 4, UNDO),
     pixel_size=8,

@@ -123,6 +123,7 @@ GAME = Game(
     name="Explore",
     levels=tuple(level_of(rows) for rows in MAPS),
     kinds=KINDS,
+    static_kinds=("wall",),  # never change during a level: drawn once per level
     rule=rule,
     available_actions=(1, 2, 3, 4),
     pixel_size=24,

@@ -327,8 +327,13 @@ SOLUTIONS = (
     ),
 )
 
+# The kinds whose sprites move or change during a level; the rest are drawn once per
+# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
+MOVING_KINDS = ("Hkx", "NTi", "UEq", "ZkU")
+
 GAME = Game(
     **OFFICIAL.game_fields(),
+    static_kinds=rules.kinds_but(OFFICIAL.kinds, MOVING_KINDS),
     levels=levels(),
     rule=rule,
     num_slots=NUM_SLOTS,

@@ -104,6 +104,7 @@ GAME = Game(
     name="Glue",
     levels=tuple(level_of(rows) for rows in MAPS),
     kinds=KINDS,
+    static_kinds=("wall", "socket"),  # never change during a level: drawn once per level
     rule=rule,
     available_actions=(1, 2, 3, 4, 5),
     pixel_size=9,

@@ -359,8 +359,13 @@ SOLUTIONS = (
 # fmt: on
 
 
+# The kinds whose sprites move or change during a level; the rest are drawn once per
+# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
+MOVING_KINDS = ("ejlpqgojjt", "elmjchdqcn", "kevthtkmzm", "pkzxknabii", "qtjqovumxf", "udbuodqlxv")
+
 GAME = Game(
     **DATA.game_fields(),
+    static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
     num_slots=NUM_SLOTS,

@@ -294,8 +294,41 @@ SOLUTIONS = (
 )
 
 
+# The kinds whose sprites move or change during a level; the rest are drawn once per
+# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
+MOVING_KINDS = (
+    "bddyedlpub",
+    "cgxpypzvev",
+    "cjplklyfag",
+    "cvcykawwvn",
+    "fifgqtcmkj",
+    "hfobzpnztv",
+    "hgvhiprods",
+    "imoxtwqezq",
+    "iyplkijgol",
+    "kndyleqrkw",
+    "kxiutgppmt",
+    "mcrwthchct",
+    "mivgxwpflv",
+    "nittvfnhzg",
+    "ntmztjafro",
+    "psrdkitxxm",
+    "ptunqyictb",
+    "qfbnkdxpdo",
+    "qgamkwcgto",
+    "sbarnmpjpm",
+    "sjwurrpact",
+    "tciltoqihp",
+    "uqxhtswcue",
+    "vxqrqqcnyf",
+    "woawzicyis",
+    "wsaxbozuoh",
+    "zdorjsnggl",
+)
+
 GAME = Game(
     **DATA.game_fields(),
+    static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=DATA.game_levels(_level_memory),
     rule=rule,
     num_slots=NUM_SLOTS,

@@ -414,8 +414,50 @@ SOLUTIONS = tuple(
 )
 
 
+# The kinds whose sprites move or change during a level; the rest are drawn once per
+# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
+MOVING_KINDS = (
+    "AEF",
+    "BfR",
+    "ChX",
+    "HMp",
+    "HPB",
+    "HfU",
+    "JHJ",
+    "JYf",
+    "KEA",
+    "KLo",
+    "Oqo",
+    "PPS",
+    "RmM",
+    "SnP",
+    "TKb",
+    "Tif",
+    "UWO",
+    "Ubu",
+    "VAJ",
+    "WfE",
+    "Xfy",
+    "bUo",
+    "cGJ",
+    "cni",
+    "dBq",
+    "dkk",
+    "egw",
+    "fCG",
+    "mZh",
+    "nDF",
+    "qAd",
+    "rVy",
+    "sro",
+    "uUB",
+    "uct",
+    "wmR",
+)
+
 GAME = Game(
     **OFFICIAL.game_fields(),
+    static_kinds=rules.kinds_but(OFFICIAL.kinds, MOVING_KINDS),
     levels=tuple(level_of(n) for n in range(len(OFFICIAL.levels))),
     rule=rule,
     num_slots=NUM_SLOTS,

@@ -1,0 +1,223 @@
+"""How the camera's view is painted: a static layer drawn once per level, the moving
+sprites painted over it in their boxes.
+
+arcengine draws every visible sprite in order (layer, then sprite order), each over its
+own box, transparent pixels skipped: the top sprite's pixel shows. Here every pixel a
+sprite draws is a *packed* int32, its sprite's draw key above its colour
+(:func:`draw_keys`), so the pixel that shows at a cell is the largest one drawn there:
+overlaps resolve by a max, in any order, deterministically.
+
+- The **static layer** (:class:`Backdrop`): the sprites of the kinds a game declares
+  static (``Game.static_kinds``: walls, decoration, boards, which never change during a
+  level) drawn once per level when the level bank is built, packed, over the world
+  cells the camera may see.
+- The **moving sprites** (every other slot) are listed cell by cell: each one's box,
+  clipped to the view, in a list of ``Game.moving_area`` cells (static); every entry
+  reads its sprite's pixel, and the packed pixels are scattered onto the static layer
+  with a max. A frame whose moving boxes do not fit the list (rare) samples the moving
+  sprites at every view cell instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Int32
+
+from gridax.batching import cond_rare
+from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at, drawn_size, sprite_pixel
+
+# A draw key packs (layer, order) above the 4 bits of a colour: layers -128..127 in the
+# top 8 bits, orders 0..2^19-1 in the next 19 (one level's slots and the sprites a
+# rule adds after them: far more than any level reaches), so keys compare as arcengine
+# sorts its sprites. Packed pixels are >= 0; NOTHING is no pixel.
+LAYER_LOW, LAYER_HIGH = -128, 127
+ORDER_BITS = 19
+NOTHING = -1
+
+# What a slot's drawing depends on besides its pixels (not blocking, collidability,
+# kind or tags).
+DRAWN_FIELDS = (
+    "height", "width", "x", "y", "layer", "order", "scale", "quarter_turns", "mirror_ud",
+    "mirror_lr", "visible", "exists",
+)  # fmt: skip
+
+
+def draw_keys(layer, order) -> Int32[Array, "..."]:
+    """The packed draw key of sprites at ``layer`` with ``order`` (colour bits 0)."""
+    layer = jnp.clip(layer, LAYER_LOW, LAYER_HIGH) - LAYER_LOW
+    order = jnp.clip(order, 0, (1 << ORDER_BITS) - 1)
+    return (layer << (ORDER_BITS + 4)) | (order << 4)
+
+
+def colours_of(packed, background) -> jax.Array:
+    """The colour of packed pixels, ``background`` where there is none."""
+    return jnp.where(packed >= 0, packed & 15, background.astype(jnp.int32)).astype(jnp.int8)
+
+
+def packed_at(table: SpriteTable, shown, world_rows, world_cols, max_downscale: int):
+    """The top packed pixel of the slots ``shown`` at each world cell ``(world_rows,
+    world_cols)`` (arrays that broadcast together), ``NOTHING`` where none draws: every
+    slot sampled at every cell."""
+    cells = jnp.broadcast_shapes(world_rows.shape, world_cols.shape)
+    extra = (1,) * len(cells)
+    shape = (table.x.shape[-1], *cells)
+    local_rows = world_rows[None] - table.y.reshape(table.y.shape + extra)
+    local_cols = world_cols[None] - table.x.reshape(table.x.shape + extra)
+    samples = all_pixels_at(
+        table,
+        jnp.broadcast_to(local_rows, shape),
+        jnp.broadcast_to(local_cols, shape),
+        max_downscale,
+    )
+    keys = draw_keys(table.layer, table.order).reshape(table.x.shape + extra)
+    drawn = (samples >= 0) & (shown & table.visible & table.exists).reshape(table.x.shape + extra)
+    return jnp.max(jnp.where(drawn, keys | samples.astype(jnp.int32), NOTHING), axis=0)
+
+
+class Backdrop(eqx.Module):
+    """A game's static layers, one per level (built with the level bank): the packed
+    top pixel of each level's static sprites at every world cell of a window from world
+    cell ``corner`` (``(x, y)``), nothing beyond them (the window holds a view's width of
+    nothing around them, so that a view never leaves it), and each level's moving slots
+    (``moving[L, D]``, ``NOTHING``-padded past the last)."""
+
+    packed: Int32[Array, "L H W"]
+    moving: Int32[Array, "L D"]
+    corner: Int32[Array, "2"]
+
+
+def _static_window(table: SpriteTable, static: np.ndarray, view_size: int):
+    """``(x0, y0, width, height)``: the world cells a static layer covers: every static
+    sprite (by its pixel grid's larger side times its scale: the most it is drawn at) and
+    the view from the world's corner, with a view's width of nothing around; the sizes in
+    steps of 32, so that games and tests share compilations."""
+    x, y = np.asarray(table.x)[static], np.asarray(table.y)[static]
+    side = np.maximum(np.asarray(table.height), np.asarray(table.width))
+    side = (side * np.maximum(np.asarray(table.scale), 1))[static]
+    x0 = min(0, int(x.min(initial=0))) - view_size
+    y0 = min(0, int(y.min(initial=0))) - view_size
+    x1 = max(view_size, int((x + side).max(initial=0))) + view_size
+    y1 = max(view_size, int((y + side).max(initial=0))) + view_size
+    return x0, y0, -(-(x1 - x0) // 32) * 32, -(-(y1 - y0) // 32) * 32
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4))
+def _static_layers(table: SpriteTable, static, corner, size, max_downscale: int):
+    """Each level's static layer over the ``size`` (height, width) cells from
+    ``corner``."""
+    rows = jnp.arange(size[0], dtype=jnp.int32)[:, None] + corner[1]
+    cols = jnp.arange(size[1], dtype=jnp.int32)[None, :] + corner[0]
+    return jax.vmap(lambda t, s: packed_at(t, s, rows, cols, max_downscale))(table, static)
+
+
+def build_backdrop(
+    table: SpriteTable, static: np.ndarray, view_size: int, max_downscale: int
+) -> Backdrop:
+    """The static layer and the moving slots of each level of ``table`` (stacked
+    ``[L, N]``, concrete) whose slots ``static`` (``[L, N]``) never change. Runs once per
+    game, when its level bank is built."""
+    static = np.asarray(static, bool) & np.asarray(table.exists)
+    slots = np.arange(static.shape[1])
+    moving = np.full((static.shape[0], max(int((~static).sum(axis=1).max()), 1)), NOTHING)
+    for level, still in enumerate(static):
+        moving[level, : int((~still).sum())] = slots[~still]
+    x0, y0, width, height = _static_window(table, static, view_size)
+    corner = jnp.asarray((x0, y0), jnp.int32)
+    packed = _static_layers(table, static, corner, (height, width), max_downscale)
+    return Backdrop(packed, jnp.asarray(moving, jnp.int32), corner)
+
+
+def _static_view(backdrop: Backdrop, level, camera, size: int) -> Int32[Array, "size size"]:
+    """The ``size`` x ``size`` view cells of level ``level``'s static layer from the
+    camera's corner (beyond the layer's window: nothing, as the window's edges hold)."""
+    height, width = backdrop.packed.shape[1:]
+    top = jnp.clip(camera.y - backdrop.corner[1], 0, height - size)
+    left = jnp.clip(camera.x - backdrop.corner[0], 0, width - size)
+    return jax.lax.dynamic_slice(backdrop.packed, (level, top, left), (1, size, size))[0]
+
+
+def rows_of(table: SpriteTable, index) -> SpriteTable:
+    """The columns of ``table`` at slots ``index`` (any shape), its pixels left whole
+    (read by :func:`~gridax.envs.arc3.sprites.sprite_pixel`'s ``base``)."""
+    return SpriteTable(
+        **{
+            field.name: getattr(table, field.name)
+            if field.name == "pixels"
+            else getattr(table, field.name)[index]
+            for field in dataclasses.fields(SpriteTable)
+        }
+    )
+
+
+def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: int):
+    """``(rows, cols, packed, fits)``: a list of ``area`` (static) view cells holding
+    every cell of the moving slots' boxes on the view, each with the packed pixel its
+    slot draws there (``NOTHING`` for a transparent pixel or past the list's end), and
+    whether the boxes ``fit`` in the list."""
+    sprites = rows_of(table, jnp.maximum(moving, 0))
+    height, width = drawn_size(sprites)
+    left = jnp.clip(sprites.x - camera.x, 0, camera.width)
+    right = jnp.clip(sprites.x + width - camera.x, 0, camera.width)
+    top = jnp.clip(sprites.y - camera.y, 0, camera.height)
+    bottom = jnp.clip(sprites.y + height - camera.y, 0, camera.height)
+    across = right - left
+    shown = sprites.visible & sprites.exists & (moving >= 0)
+    cells = jnp.where(shown, across * (bottom - top), 0)
+    ends = jnp.cumsum(cells)
+    entry = jnp.arange(area, dtype=jnp.int32)
+    which = jnp.clip(jnp.searchsorted(ends, entry, side="right"), 0, cells.shape[0] - 1)
+    offset = entry - (ends[which] - cells[which])
+    safe_across = jnp.maximum(across[which], 1)
+    rows = top[which] + offset // safe_across
+    cols = left[which] + offset % safe_across
+    sprite = rows_of(sprites, which)
+    size = table.pixels.shape[-1]
+    base = jnp.maximum(moving[which], 0) * (size * size)
+    local_rows, local_cols = rows + camera.y - sprite.y, cols + camera.x - sprite.x
+    colour = sprite_pixel(sprite, local_rows, local_cols, max_downscale, base)
+    key = draw_keys(sprite.layer, sprite.order)
+    drawn = (entry < ends[-1]) & (colour >= 0)
+    return rows, cols, jnp.where(drawn, key | colour.astype(jnp.int32), NOTHING), ends[-1] <= area
+
+
+def moving_everywhere(table: SpriteTable, moving, camera, size: int, max_downscale: int):
+    """The moving slots' top packed pixel at every one of the ``size`` x ``size`` view
+    cells (every moving slot sampled at every cell: for boxes that overflow the list)."""
+    sprites = rows_of(table, jnp.maximum(moving, 0))
+    sprites = eqx.tree_at(lambda t: t.pixels, sprites, table.pixels[jnp.maximum(moving, 0)])
+    rows = jnp.arange(size, dtype=jnp.int32)[:, None] + camera.y
+    cols = jnp.arange(size, dtype=jnp.int32)[None, :] + camera.x
+    return packed_at(sprites, moving >= 0, rows, cols, max_downscale)
+
+
+def paint_view(
+    table: SpriteTable,
+    camera,
+    backdrop: Backdrop,
+    level,
+    size: int,
+    area: int,
+    max_downscale: int,
+) -> Int32[Array, "size size"]:
+    """The packed top pixel at each of the ``size`` x ``size`` view cells from the
+    camera's corner (module docstring): the level's static layer under the moving
+    sprites, painted in their boxes, or sampled at every cell in the envs of a batch
+    whose boxes do not fit in ``area`` cells."""
+    under = _static_view(backdrop, level, camera, size)
+    moving = backdrop.moving[level]
+    rows, cols, packed, fits = moving_cells(table, moving, camera, area, max_downscale)
+    painted = under.reshape(-1).at[rows * size + cols].max(packed, mode="drop")
+
+    def everywhere(painted, under, table, camera, moving):
+        return jnp.maximum(under, moving_everywhere(table, moving, camera, size, max_downscale))
+
+    painted = painted.reshape(size, size)
+    return cond_rare(
+        ~fits, everywhere, painted, under, table, camera, moving, compact_to=1 / 64, chunks=True
+    )
