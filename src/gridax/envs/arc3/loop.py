@@ -38,7 +38,7 @@ from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3S
 # chunks of this share of the batch (4 envs at 1,024): a chunk loops until its slowest env
 # is done, so with big chunks one long animation (r11l's 23-frame flash) keeps dozens of
 # envs with short ones drawing frames (benchmarks/RESULTS.md: 1.37x on r11l).
-ANIMATION_CHUNK = 1 / 256
+ANIMATION_CHUNK = 1 / 32
 
 
 def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
