@@ -9,13 +9,16 @@
 # they are there (docs/performance.md says how to fetch them). On a machine without a GPU
 # it runs on the CPU, which is how CI tests it, at tiny sizes:
 #
-#     SIZES="1 4" ARC3_SIZES=4 GAMES=ft09 STEPS=2 OUT=/tmp/device benchmarks/device.sh
+#     SIZES=1 ARC3_SIZES=2 GAMES=cn04 FORMATS=point FORAGE=ForagaxDiwali-v5 STEPS=2 \
+#         OUT=/tmp/device benchmarks/device.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 SIZES=${SIZES:-"1 64 1024 4096 16384"}
 ARC3_SIZES=${ARC3_SIZES:-"1024 16384"}  # each size compiles each game again
+FORMATS=${FORMATS:-"point bbox mask"}
+FORAGE=${FORAGE:-"ForagaxDiwali-v5 ForagaxBig-v5"}
 GAMES=${GAMES:-"cd82 cn04 ft09 ls20 m0r0 r11l s5i5 sk48 sp80 su15 tn36 tr87 tu93 vc33 wa30"}
 STEPS=${STEPS:-20}
 OUT=${OUT:-benchmarks/results/device-$(date +%F)}
@@ -27,12 +30,14 @@ fi
 mkdir -p "$OUT"
 {
     "$PYTHON" -c "import jax; print('jax', jax.__version__, jax.devices())"
-    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv
+    if command -v nvidia-smi >/dev/null; then
+        nvidia-smi --query-gpu=name,memory.total --format=csv
+    fi
 } | tee "$OUT/device.txt"
 
 # shellcheck disable=SC2086  # the sizes and games are lists
-"$PYTHON" -m gridax.cli bench --num-envs $SIZES --formats point bbox mask \
-    --forage ForagaxDiwali-v5 ForagaxBig-v5 --steps "$STEPS" --repeats 3 \
+"$PYTHON" -m gridax.cli bench --num-envs $SIZES --formats $FORMATS \
+    --forage $FORAGE --steps "$STEPS" --repeats 3 \
     --compile-cache off --out "$OUT/arc-forage" | tee "$OUT/arc-forage.txt"
 # shellcheck disable=SC2086
 "$PYTHON" -m gridax.cli bench --arc3 $GAMES --num-envs $ARC3_SIZES --steps "$STEPS" \

@@ -122,7 +122,7 @@ def test_bench_arc3_games(tmp_path, monkeypatch, capsys):
     assert "arcengine is not installed" in out
     rows = json.loads((tmp_path / "arc3.json").read_text())["rows"]
     assert [(r["env"], r["variant"], r["num_envs"]) for r in rows] == [
-        ("roofline", "2 frames", 2),
+        ("roofline", "1 frames", 2),
         ("arc3", "Lights", 2),
     ]
     roofline, game = rows
@@ -146,7 +146,7 @@ def test_bench_arc3_ported_game(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     bench = json.loads((tmp_path / "arc3.json").read_text())
     rows = [(r["env"], r["variant"], r["num_envs"]) for r in bench["rows"]]
-    assert rows[:2] == [("roofline", "2 frames", 1), ("arc3", "cn04", 1)]
+    assert rows[:2] == [("roofline", "1 frames", 1), ("arc3", "cn04", 1)]
     assert "meets target" in out and "target: at 1,024 envs" in out
     reason = arc3_bench.missing_reference("cn04", arc3_bench.arcengine_python())
     if reason:

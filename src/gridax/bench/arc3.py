@@ -79,11 +79,11 @@ def is_ported(name: str) -> bool:
 
 def make_env_rollout(env: arc3.Arc3Env, num_steps: int):
     """The scan of ``num_steps`` of ``Arc3Env``'s batched step, observations (the last
-    frame) and rewards consumed: what an agent's rollout pays."""
+    frame) and levels completed consumed: what an agent's rollout pays."""
 
     def step(states, actions):
-        states, obs, reward, _, _ = env.batch_step(states, actions)
-        return states, (obs, reward)
+        states, obs, _, _, info = env.batch_step(states, actions)
+        return states, (obs, info["levels_completed"])  # ints, as the frames sum
 
     return make_scan_rollout(step, num_steps)
 

@@ -59,10 +59,10 @@ def hex_frame(rows) -> np.ndarray:
     return np.array([[int(c, 16) for c in row] for row in rows], np.int8)
 
 
-@functools.partial(jax.jit, static_argnums=(3, 4))
-def _paint(table, camera, backdrop, area, sizes):
+@functools.partial(jax.jit, static_argnums=3)
+def _paint(table, camera, backdrop, area):
     packed = painting.paint_view(table, camera, backdrop, 0, cam.SCREEN, area, MAX_DOWNSCALE)
-    return cam.upscale(painting.colours_of(packed, camera.background), camera, sizes)
+    return cam.upscale(painting.colours_of(packed, camera.background), camera)
 
 
 def painted_frame(table, camera, static=None, area: int = 4096):
@@ -72,7 +72,7 @@ def painted_frame(table, camera, static=None, area: int = 4096):
     static = np.zeros(table.x.shape, bool) if static is None else np.asarray(static)
     stacked = jax.tree.map(lambda column: np.asarray(column)[None], table)
     backdrop = painting.build_backdrop(stacked, static[None], cam.SCREEN, MAX_DOWNSCALE)
-    return _paint(table, camera, backdrop, area, ((int(camera.width), int(camera.height)),))
+    return _paint(table, camera, backdrop, area)
 
 
 _collisions = jax.jit(lambda t, i: collision.collisions(t, i, REACH, MAX_DOWNSCALE))
@@ -200,6 +200,20 @@ def test_moving_sprites_painted_over_the_static_layer_equal_everything_painted_m
                     expected,
                     err_msg=f"case {number}, change {turn}, a list of {area}",
                 )
+
+
+def test_a_view_upscaled_by_repeats_equals_any_size_upscaled():
+    """``camera.upscale`` with the camera's sizes known (repeats, a select among them)
+    equals it for any size (one-hot products, held against arcengine above)."""
+    rng = np.random.default_rng(0)
+    sizes = ((64, 64), (32, 32), (20, 20), (7, 5), (39, 38), (1, 64))
+    upscale = jax.jit(cam.upscale, static_argnums=2)
+    for width, height in sizes:
+        seen = jnp.asarray(rng.integers(0, 16, (64, 64)), jnp.int8)
+        camera = cam.Camera(0, 0, width, height, 0, 3)
+        np.testing.assert_array_equal(
+            upscale(seen, camera, sizes), upscale(seen, camera, None), err_msg=str((width, height))
+        )
 
 
 def test_live_engine_cases(tmp_path):

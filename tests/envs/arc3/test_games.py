@@ -33,13 +33,23 @@ from .test_engine import arcengine_python, hex_frame
 RECORD = "python tests/tools/record_traces.py PYTHON_WITH_ARCENGINE"
 
 
-def replay(game, episodes: list, where: str, start_levels=None) -> None:
+def replay(game, episodes: list, where: str, start_levels=None, last=True) -> None:
+    """Each episode stepped with every frame drawn, held against the record, and (with
+    ``last``) with the last frame alone (``frames="last"``), held against the first:
+    the same state and the last frame."""
     for number, episode in enumerate(episodes):
         state, _ = env.reset(game, start_levels[number] if start_levels else 0)
         for t, record in enumerate(episode):
-            action_id, x, y = record["action"]
-            state, frames, info = env.step(state, Action(action_id, x, y), game)
+            action = Action(*record["action"])
+            before = state
+            state, frames, info = env.step(state, action, game)
             at = f"{where}, episode {number}, action {t} ({record['action']})"
+            if last:
+                last_state, drawn, _ = env.step(before, action, game, frames="last")
+                np.testing.assert_array_equal(drawn[0], frames[-1], err_msg=f"{at}: last frame")
+                leaves = zip(jax.tree.leaves(state), jax.tree.leaves(last_state), strict=True)
+                for a, b in leaves:
+                    np.testing.assert_array_equal(a, b, err_msg=f"{at}: the last frame's state")
             count = int(info["frame_count"])
             assert count == len(record["frames"]), f"{at}: frame count"
             for k, expected in enumerate(record["frames"]):
@@ -75,7 +85,7 @@ def test_recorded_traces(name):
 def test_live_traces(name):
     game = GAMES[name]
     answer = ask_reference(arcengine_python(), game, random_episodes(game, seed=1, count=40))
-    replay(game, answer, f"live {name} (seed 1)")
+    replay(game, answer, f"live {name} (seed 1)", last=False)  # the recorded ones check it
 
 
 @pytest.mark.parametrize("name", PORTED)
@@ -101,7 +111,8 @@ def test_live_official_traces(name):
         pytest.skip(f"ARC Prize's game files are not at {OFFICIAL_GAMES} (GRIDAX_ARC3_REFERENCE)")
     episodes = official_episodes(game, seed=1, count=40)
     answer = ask_official(python, game, episodes)
-    replay(game, answer, f"live {name} (seed 1)", [e["start_level"] for e in episodes])
+    starts = [e["start_level"] for e in episodes]
+    replay(game, answer, f"live {name} (seed 1)", starts, last=False)  # the recorded check it
 
 
 def test_batch_step_equals_single_steps():
@@ -122,36 +133,36 @@ def test_batch_step_equals_single_steps():
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_the_last_frame_alone_is_the_last_of_all_frames(name):
-    """After every batched step of random actions (the benchmark's mix, clicks anywhere,
-    and 10 % actions no game offers), ``frames="last"`` gives the state and info that
-    ``frames="all"`` gives, and the last of its frames; an env that made no frame shows
-    its last one again. Every game's static slots are as their level started."""
+def test_a_batch_steps_as_its_envs_one_by_one(name):
+    """16 envs stepped together for 40 steps of random actions (the benchmark's mix,
+    clicks anywhere, and 10 % actions no game offers), as an agent steps them
+    (``frames="last"``), equal each env stepped alone: the batch's own paths (levels
+    loaded, animations run and frames painted the slow way for a few envs at a time)
+    change nothing. An env that made no frame shows its last one again, and every
+    game's static slots stay as their level started."""
     from gridax.bench.arc3 import draw_actions
 
     game = GAMES[name]
     states, _ = env.batch_reset(16, game)
+    singles = {i: env.reset(game)[0] for i in range(0, 16, 3)}  # a few envs, alone
     actions = draw_actions(game, 40, 16, seed=3)
     unoffered = np.random.default_rng(3).random(actions.id.shape) < 0.1
     actions = dataclasses.replace(actions, id=np.where(unoffered, -1, actions.id))
     # Traced, so that actions no game offers are flagged no-ops.
-    step_all = jax.jit(lambda s, a: env.batch_step(s, a, game, "all"))
-    step_last = jax.jit(lambda s, a: env.batch_step(s, a, game, "last"))
+    batch_step = jax.jit(lambda s, a: env.batch_step(s, a, game, "last"))
     for t in range(40):
         step_actions = jax.tree.map(lambda leaf, t=t: leaf[t], actions)
         shown = states.screen
-        after, frames, info = step_all(states, step_actions)
-        last_state, last, last_info = step_last(states, step_actions)
+        states, frames, info = batch_step(states, step_actions)
         at = f"{name}, step {t}"
-        for a, b in zip(jax.tree.leaves(after), jax.tree.leaves(last_state), strict=True):
-            np.testing.assert_array_equal(a, b, err_msg=at)
-        for key in info:
-            np.testing.assert_array_equal(info[key], last_info[key], err_msg=f"{at}: {key}")
-        np.testing.assert_array_equal(last[:, 0], frames[:, -1], err_msg=at)
+        for i in singles:
+            one = jax.tree.map(lambda leaf, i=i: int(leaf[i]), step_actions)
+            if one.id >= 0:  # a concrete action no game offers is an error, alone
+                singles[i], _, _ = env.step(singles[i], one, game, "last")
+            np.testing.assert_array_equal(frames[i], singles[i].screen[None], err_msg=at)
         idle = np.asarray(info["frame_count"]) == 0  # made no frame: shows the last again
         np.testing.assert_array_equal(frames[idle, 0], shown[idle], err_msg=at)
-        assert_static_slots_unchanged(game, after, at)
-        states = after
+        assert_static_slots_unchanged(game, states, at)
 
 
 def assert_static_slots_unchanged(game, states, where: str) -> None:

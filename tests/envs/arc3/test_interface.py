@@ -217,6 +217,12 @@ def test_malformed_levels_are_named_when_the_game_is_built():
         with_sprite(arc3.Sprite(((1,),), "ghost"))
     with pytest.raises(ValueError, match=r"level 0: sprite 'wall' is drawn 13x13; reach is 12"):
         with_sprite(arc3.Sprite(((1,),), "wall", scale=13))
+    with pytest.raises(ValueError, match=r"sprite 'wall' is on layer 200; layers are -128..127"):
+        with_sprite(arc3.Sprite(((1,),), "wall", layer=200))
+    with pytest.raises(ValueError, match=r"static_kinds \['lava'\] are not among its kinds"):
+        dataclasses.replace(keys, static_kinds=("wall", "lava"))
+    with pytest.raises(ValueError, match=r"moving kinds \['lava'\] are not among"):
+        arc3.rules.kinds_but(keys.kinds, ("player", "lava"))
 
 
 def test_start_level_starts_where_the_levels_before_it_lead():

@@ -64,17 +64,39 @@ def _upscaled(seen, width: int, height: int, letterbox) -> Int8[Array, "64 64"]:
 
 
 def upscale(
-    seen: Int8[Array, "size size"], camera: Camera, sizes: tuple[tuple[int, int], ...]
+    seen: Int8[Array, "size size"],
+    camera: Camera,
+    sizes: tuple[tuple[int, int], ...] | None = None,
 ) -> Int8[Array, "64 64"]:
     """The 64x64 frame of the view ``seen`` (its top-left ``height`` x ``width`` cells):
     scaled up by the largest whole factor that fits, centred, letterboxed. ``sizes`` are
     the camera's possible ``(width, height)`` (static: a game's levels'), each upscaled
-    by repeats and the camera's one chosen (a game of one size pays for one)."""
+    by repeats and the camera's one chosen (a game of one size pays for one); None
+    (any size) picks every pixel's cell by one-hot products instead."""
+    if sizes is None:
+        return _upscaled_any(seen, camera)
     frames = [_upscaled(seen, width, height, camera.letterbox) for width, height in sizes]
     frame = frames[0]
     for (width, height), other in zip(sizes[1:], frames[1:], strict=True):
         frame = jnp.where((camera.width == width) & (camera.height == height), other, frame)
     return frame
+
+
+def _upscaled_any(seen, camera: Camera) -> Int8[Array, "64 64"]:
+    """:func:`upscale` of a camera of any size (traced)."""
+    size = seen.shape[-1]
+    scale, x_offset, y_offset = scale_and_offset(camera)
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y_offset
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x_offset
+    inside = (rows >= 0) & (cols >= 0)
+    inside = inside & (rows < camera.height * scale) & (cols < camera.width * scale)
+    # Two one-hot products (screen row <- view row, view column <- screen column): exact
+    # for colours.
+    cells = jnp.arange(size, dtype=jnp.int32)
+    pick_rows = (rows // scale == cells[None, :]).astype(jnp.float32)  # [64, size]
+    pick_cols = (cols.T // scale == cells[None, :]).astype(jnp.float32)  # [64, size]
+    scaled = pick_rows @ seen.astype(jnp.float32) @ pick_cols.T
+    return jnp.where(inside, scaled.astype(jnp.int8), camera.letterbox).astype(jnp.int8)
 
 
 def screen_to_world(camera: Camera, screen_x, screen_y):

@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3.camera import SCREEN
+from gridax.envs.arc3.painting import LAYER_HIGH, LAYER_LOW
 from gridax.envs.arc3.sprites import Blocking, Sprite, table_columns
 from gridax.envs.arc3.types import RESET, UNDO
 
@@ -162,6 +163,11 @@ class Game:
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
         for sprite in level.sprites:
+            if not LAYER_LOW <= sprite.layer <= LAYER_HIGH:
+                raise ValueError(
+                    f"{where}: sprite {sprite.kind!r} is on layer {sprite.layer}; layers are "
+                    f"{LAYER_LOW}..{LAYER_HIGH} (the draw key's bits)"
+                )
             factor = 1 - sprite.scale if sprite.scale < 0 else 1
             if factor > self.max_downscale:
                 raise ValueError(

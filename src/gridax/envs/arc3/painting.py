@@ -12,7 +12,7 @@ overlaps resolve by a max, in any order, deterministically.
   level) drawn once per level when the level bank is built, packed, over the world
   cells the camera may see.
 - The **moving sprites** (every other slot) are listed cell by cell: each one's box,
-  clipped to the view, in a list of ``Game.moving_area`` cells (static); every entry
+  clipped to the view, in a list of ``Game.paint_area`` cells (static); every entry
   reads its sprite's pixel, and the packed pixels are scattered onto the static layer
   with a max. A frame whose moving boxes do not fit the list (rare) samples the moving
   sprites at every view cell instead.

@@ -142,9 +142,11 @@ __all__ = [
 # --- the action and the game's progress ----------------------------------------------
 
 
-def kinds_but(kinds, moving) -> tuple[str, ...]:
-    """Every kind of ``kinds`` but the ``moving`` ones: a game's ``static_kinds``
-    declared by naming what moves (a named error for a kind it does not have)."""
+def kinds_but(kinds, moving: str | tuple[str, ...]) -> tuple[str, ...]:
+    """Every kind of ``kinds`` but the ``moving`` ones (a tuple, or names separated by
+    spaces): a game's ``static_kinds`` declared by naming what moves (a named error for
+    a kind it does not have)."""
+    moving = tuple(moving.split()) if isinstance(moving, str) else moving
     unknown = sorted(set(moving) - set(kinds))
     if unknown:
         raise ValueError(f"moving kinds {unknown} are not among the game's kinds")

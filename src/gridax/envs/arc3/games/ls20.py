@@ -414,26 +414,11 @@ SOLUTIONS = (
     "11223322222124214121212123311144441441441142233312222",
 )
 
-# The kinds whose sprites move or change during a level; the rest are drawn once per
-# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
+# What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
 MOVING_KINDS = (
-    "eqatonpohu",
-    "ghizzeqtoh",
-    "hoswmpiqkw",
-    "kapcaakvb_b",
-    "kvynsvxbpi",
-    "lujfinsby_t",
-    "mkjdaccuuf",
-    "njpewhmtfd",
-    "npxgalaybz",
-    "rhsxkxzdjz",
-    "rjlbuycveu",
-    "sfqyzhzkij",
-    "soyhouuebz",
-    "sqpmiygfvh",
-    "tihiodtoj_l",
-    "wgmbtyhvbc",
-    "yjgargdic_r",
+    "eqatonpohu ghizzeqtoh hoswmpiqkw kapcaakvb_b kvynsvxbpi lujfinsby_t mkjdaccuuf "
+    "njpewhmtfd npxgalaybz rhsxkxzdjz rjlbuycveu sfqyzhzkij soyhouuebz sqpmiygfvh tihiodtoj_l "
+    "wgmbtyhvbc yjgargdic_r"
 )
 
 GAME = Game(

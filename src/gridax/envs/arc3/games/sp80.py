@@ -50,6 +50,7 @@ from gridax.envs.arc3.games.sp80_levels import (
     DEFLECTOR,
     FLOOR,
     LEVELS,
+    MOVING_KINDS,
     NUM_SLOTS,
     PIXELS,
     POURED,
@@ -417,28 +418,9 @@ def ui(state, frame, game: Game):
     return turned[m["turns"]]
 
 
-# The kinds whose sprites move or change during a level; the rest are drawn once per
-# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
-MOVING_KINDS = (
-    "adbrqflmwi",
-    "jgfvrvnkaz",
-    "mdhkebfsmg",
-    "odioorqnkn",
-    "poured",
-    "qwsmjdrvqj",
-    "trurgcakbj",
-    "untfxhpddv",
-    "uzunfxpwmd",
-    "vkwijvqdla",
-    "xsrqllccpx",
-    "zgsbadjnjn",
-)
-
-FIELDS = DATA.game_fields()
-
 GAME = Game(
-    **{**FIELDS, "kinds": FIELDS["kinds"] + (POURED,)},
-    static_kinds=rules.kinds_but((*FIELDS["kinds"], POURED), MOVING_KINDS),
+    **{**DATA.game_fields(), "kinds": (*DATA.kinds, POURED)},
+    static_kinds=rules.kinds_but((*DATA.kinds, POURED), MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
     num_slots=NUM_SLOTS,

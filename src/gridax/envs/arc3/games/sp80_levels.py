@@ -72,3 +72,10 @@ SOLUTIONS = (
         2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5
     ),
 )  # fmt: skip
+
+
+# What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
+MOVING_KINDS = (
+    "adbrqflmwi jgfvrvnkaz mdhkebfsmg odioorqnkn poured qwsmjdrvqj trurgcakbj untfxhpddv "
+    "uzunfxpwmd vkwijvqdla xsrqllccpx zgsbadjnjn"
+)

@@ -415,31 +415,9 @@ POINTS = (
 # fmt: on
 SOLUTIONS = tuple(tuple((CLICK, x, y) for x, y in run) for run in POINTS)
 
-# The kinds whose sprites move or change during a level; the rest are drawn once per
-# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
-MOVING_KINDS = (
-    "ajoyntzwka",
-    "baxznkbwix",
-    "ccjcukzyce",
-    "clnkuqefvl",
-    "egshileqmu",
-    "iggxhsyqne",
-    "kbopcuwwcp",
-    "lxzoctclpu",
-    "qaiqvpifch",
-    "qwzbxapgyg",
-    "rnftwykgro",
-    "uyvgvwtfhs",
-    "veaxnfieni",
-    "xgapnkybba",
-    "yikencmwll",
-    "ylbysintoa",
-    "znhdjhhoai",
-)
-
 GAME = Game(
     **lv.DATA.game_fields(),
-    static_kinds=rules.kinds_but(lv.DATA.kinds, MOVING_KINDS),
+    static_kinds=rules.kinds_but(lv.DATA.kinds, lv.MOVING_KINDS),
     levels=lv.LEVELS,
     rule=rule,
     num_slots=lv.NUM_SLOTS,

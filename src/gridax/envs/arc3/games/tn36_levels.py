@@ -253,3 +253,11 @@ PARTS = {
     "bar": Var(),
     "marker": Var(),
 }
+
+
+# What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
+MOVING_KINDS = (
+    "ajoyntzwka baxznkbwix ccjcukzyce clnkuqefvl egshileqmu iggxhsyqne kbopcuwwcp lxzoctclpu "
+    "qaiqvpifch qwzbxapgyg rnftwykgro uyvgvwtfhs veaxnfieni xgapnkybba yikencmwll ylbysintoa "
+    "znhdjhhoai"
+)

@@ -400,8 +400,7 @@ SOLUTIONS = (
 )
 
 
-# The kinds whose sprites move or change during a level; the rest are drawn once per
-# level (Game.static_kinds; tests/envs/arc3/test_painting.py holds it against the traces).
+# What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
 MOVING_KINDS = ("byigobxzpg", "jqzhxgbmtz", "pktgsotzmw", "wppuejnwhl")
 
 GAME = Game(
