@@ -26,7 +26,7 @@ from gridax.envs.arc3.checks import check_action
 from gridax.envs.arc3.drawing import draw_frame
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.levels import bank_of, initial_state
-from gridax.envs.arc3.loop import FRAMES, perform_action
+from gridax.envs.arc3.loop import FRAMES, check_frames, perform_action
 from gridax.envs.arc3.types import Action, Arc3State
 
 
@@ -87,16 +87,11 @@ def reset(game: Game, start_level: int | jax.Array = 0) -> tuple[Arc3State, jax.
     return _compiled(game).reset(start_level)
 
 
-def _check_frames(frames: str) -> None:
-    if frames not in FRAMES:
-        raise ValueError(f'frames must be "all" or "last", got {frames!r}')
-
-
 def step(state: Arc3State, action: Action, game: Game, frames: str = "all"):
     """``(state, frames, info)`` after one action (module docstring); a concrete bad
     action is a ``ValueError`` (:func:`~gridax.envs.arc3.checks.check_action`)."""
     check_action(action, game)
-    _check_frames(frames)
+    check_frames(frames)
     return _compiled(game).step[frames](state, action)
 
 
@@ -109,5 +104,5 @@ def batch_reset(num_envs: int, game: Game, start_levels=0):
 def batch_step(states: Arc3State, actions: Action, game: Game, frames: str = "all"):
     """:func:`step` of a batch."""
     check_action(actions, game)
-    _check_frames(frames)
+    check_frames(frames)
     return _compiled(game).batch_step[frames](states, actions)

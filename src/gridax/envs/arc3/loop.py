@@ -35,10 +35,13 @@ from gridax.envs.arc3.levels import LevelBank, set_level
 from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State, select
 
 # The envs of a batch still animating after an action's first frame run the rest in
-# chunks of this share of the batch (4 envs at 1,024): a chunk loops until its slowest env
-# is done, so with big chunks one long animation (r11l's 23-frame flash) keeps dozens of
-# envs with short ones drawing frames (benchmarks/RESULTS.md: 1.37x on r11l).
+# chunks of this share of the batch (32 envs at 1,024): a chunk loops until its slowest
+# env is done, so big chunks keep envs with short animations waiting on long ones (1/256
+# paid 1.37x on r11l when every frame was drawn; with frames="last" a frame is only the
+# rule, and 1/32 paid 1.17x on su15: benchmarks/RESULTS.md).
 ANIMATION_CHUNK = 1 / 32
+
+FRAMES = ("all", "last")  # what an action returns: every frame it made, or its last
 
 
 def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3State, jax.Array]:
@@ -93,8 +96,9 @@ def _running(state: Arc3State):
 
 
 def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
-    """Frames 2 to ``max_frames`` of an action that did not complete in one, each drawn;
-    each new frame also pads the frames after it."""
+    """Frames 2 to ``max_frames`` of an action that did not complete in one:
+    ``(state, drawn, count)``; where ``drawn`` holds frames (not None), each new frame is
+    drawn into it and pads the frames after it."""
     slots = jnp.arange(game.max_frames)[:, None, None]
 
     def running(carry):
@@ -102,24 +106,11 @@ def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
         return _running(state) & (count < game.max_frames)
 
     def one_frame(carry):
-        state, frames, count = carry
+        state, drawn, count = carry
         state = _frame_of_action(state, action, game, bank)
-        frame = draw_frame(state, game, bank)
-        return state, jnp.where(slots >= count, frame, frames), count + 1
-
-    return jax.lax.while_loop(running, one_frame, carry)
-
-
-def _further_states(carry, action: Action, game: Game, bank: LevelBank):
-    """:func:`_further_frames` without drawing them: ``(state, count)``."""
-
-    def running(carry):
-        state, count = carry
-        return _running(state) & (count < game.max_frames)
-
-    def one_frame(carry):
-        state, count = carry
-        return _frame_of_action(state, action, game, bank), count + 1
+        if drawn is not None:
+            drawn = jnp.where(slots >= count, draw_frame(state, game, bank), drawn)
+        return state, drawn, count + 1
 
     return jax.lax.while_loop(running, one_frame, carry)
 
@@ -147,43 +138,37 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     # Most actions take one frame: it runs outside any loop, and the few actions that
     # take more (a level's transition, animations) run the rest behind cond_rare. An env
     # that does not act keeps its state (push writes only the history's free slot).
+    # With frames="last", no frame is drawn but the one shown after the last pass.
     state = _frame_of_action(state, action, game, bank, acts)
     count = acts.astype(jnp.int32)
-    more = acts & _running(state)
-    if frames == "last":
-        if game.max_frames > 1:
-            state, count = cond_rare(
-                more,
-                lambda carry, action: _further_states(carry, action, game, bank),
-                (state, count),
-                action,
-                compact_to=ANIMATION_CHUNK,
-                chunks=True,
-            )
+    drawn = None
+    if frames == "all":
         shown = jnp.where(acts, draw_frame(state, game, bank), state.screen)
-        return state, shown[None], count, full
-    shown = jnp.where(acts, draw_frame(state, game, bank), state.screen)
-    drawn = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
+        drawn = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
     if game.max_frames > 1:
         state, drawn, count = cond_rare(
-            more,
+            acts & _running(state),
             lambda carry, action: _further_frames(carry, action, game, bank),
             (state, drawn, count),
             action,
             compact_to=ANIMATION_CHUNK,
             chunks=True,
         )
+    if frames == "last":
+        drawn = jnp.where(acts, draw_frame(state, game, bank), state.screen)[None]
     return state, drawn, count, full
 
 
-FRAMES = ("all", "last")
+def check_frames(frames: str) -> None:
+    """A ``frames`` option other than :data:`FRAMES` is a named error."""
+    if frames not in FRAMES:
+        raise ValueError(f'frames must be "all" or "last", got {frames!r}')
 
 
 def perform_action(state: Arc3State, action: Action, game: Game, bank: LevelBank, frames="all"):
     """One env's action: ``(state, frames, info)`` (module docstring); ``frames`` (static)
     is ``"all"`` or ``"last"``."""
-    if frames not in FRAMES:
-        raise ValueError(f'frames must be "all" or "last", got {frames!r}')
+    check_frames(frames)
     valid = is_valid(action, game)
     acts = valid & ((action.id == RESET) | ~is_over(state))
     performed, drawn, count, full = _perform(state, action, acts, game, bank, frames)

@@ -167,6 +167,7 @@ def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: i
     top = jnp.clip(sprites.y - camera.y, 0, camera.height)
     bottom = jnp.clip(sprites.y + height - camera.y, 0, camera.height)
     across = right - left
+    keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per entry below
     shown = sprites.visible & sprites.exists & (moving >= 0)
     cells = jnp.where(shown, across * (bottom - top), 0)
     ends = jnp.cumsum(cells)
@@ -181,16 +182,15 @@ def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: i
     base = jnp.maximum(moving[which], 0) * (size * size)
     local_rows, local_cols = rows + camera.y - sprite.y, cols + camera.x - sprite.x
     colour = sprite_pixel(sprite, local_rows, local_cols, max_downscale, base)
-    key = draw_keys(sprite.layer, sprite.order)
     drawn = (entry < ends[-1]) & (colour >= 0)
-    return rows, cols, jnp.where(drawn, key | colour.astype(jnp.int32), NOTHING), ends[-1] <= area
+    packed = jnp.where(drawn, keys[which] | colour.astype(jnp.int32), NOTHING)
+    return rows, cols, packed, ends[-1] <= area
 
 
 def moving_everywhere(table: SpriteTable, moving, camera, size: int, max_downscale: int):
     """The moving slots' top packed pixel at every one of the ``size`` x ``size`` view
     cells (every moving slot sampled at every cell: for boxes that overflow the list)."""
-    sprites = rows_of(table, jnp.maximum(moving, 0))
-    sprites = eqx.tree_at(lambda t: t.pixels, sprites, table.pixels[jnp.maximum(moving, 0)])
+    sprites = jax.tree.map(lambda column: column[jnp.maximum(moving, 0)], table)
     rows = jnp.arange(size, dtype=jnp.int32)[:, None] + camera.y
     cols = jnp.arange(size, dtype=jnp.int32)[None, :] + camera.x
     return packed_at(sprites, moving >= 0, rows, cols, max_downscale)
