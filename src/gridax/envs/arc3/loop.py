@@ -154,7 +154,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
             compact_to=ANIMATION_CHUNK,
             chunks=True,
         )
-    if frames == "last":
+    if drawn is None:  # frames="last": the one frame shown, drawn from the final state
         drawn = jnp.where(acts, draw_frame(state, game, bank), state.screen)[None]
     return state, drawn, count, full
 
