@@ -1,10 +1,39 @@
-"""Test-wide JAX settings: strict dtype and rank promotion (warnings are errors via pyproject)."""
+"""Test-wide JAX settings: strict dtype and rank promotion (warnings are errors via
+pyproject), and one persistent compilation cache per run of the tests."""
+
+import os
+import shutil
+import tempfile
 
 import jax
 import pytest
 
 jax.config.update("jax_numpy_dtype_promotion", "strict")
 jax.config.update("jax_numpy_rank_promotion", "raise")
+
+# A run's compiled programs go to one folder, shared by pytest-xdist's workers, so that
+# a game compiled in one test module loads in the next (each module drops its compiled
+# code, below) and in the other worker. The folder is new for each run, so a run starts
+# cold as on a fresh machine, and is removed at its end.
+_CACHE = "GRIDAX_TEST_COMPILE_CACHE"
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput") and _CACHE not in os.environ:  # the first process
+        os.environ[_CACHE] = tempfile.mkdtemp(prefix="gridax-tests-jax-")
+        config.stash[_owned] = os.environ[_CACHE]
+    jax.config.update("jax_compilation_cache_dir", os.environ[_CACHE])
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
+
+
+def pytest_unconfigure(config):
+    folder = config.stash.get(_owned, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        del os.environ[_CACHE]
+
+
+_owned = pytest.StashKey[str]()
 
 
 @pytest.fixture(autouse=True, scope="module")

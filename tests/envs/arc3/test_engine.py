@@ -59,20 +59,26 @@ def hex_frame(rows) -> np.ndarray:
     return np.array([[int(c, 16) for c in row] for row in rows], np.int8)
 
 
-@functools.partial(jax.jit, static_argnums=3)
-def _paint(table, camera, backdrop, area):
-    packed = painting.paint_view(table, camera, backdrop, 0, cam.SCREEN, area, MAX_DOWNSCALE)
+@functools.partial(jax.jit, static_argnums=4)
+@functools.partial(jax.vmap, in_axes=(0, 0, None, 0, None))
+def _paint(table, camera, backdrop, level, area):
+    packed = painting.paint_view(table, camera, backdrop, level, cam.SCREEN, area, MAX_DOWNSCALE)
     return cam.upscale(painting.colours_of(packed, camera.background), camera)
 
 
-def painted_frame(table, camera, static=None, area: int = 4096):
-    """The frame of ``table`` under ``camera`` as the engine paints it: the slots
-    ``static`` (a mask; none by default) drawn once into a static layer, the others from
-    a list of ``area`` view cells (too short a list: every moving slot at every cell)."""
-    static = np.zeros(table.x.shape, bool) if static is None else np.asarray(static)
-    stacked = jax.tree.map(lambda column: np.asarray(column)[None], table)
-    backdrop = painting.build_backdrop(stacked, static[None], cam.SCREEN, MAX_DOWNSCALE)
-    return _paint(table, camera, backdrop, area)
+def painted_frames(tables, cameras, static=None, area: int = 4096):
+    """The frames of ``tables`` under ``cameras`` (stacked: a batch of cases) as the
+    engine paints them: the slots ``static`` (a mask; none by default) drawn once into a
+    static layer, the others from a list of ``area`` view cells (too short a list: every
+    moving slot at every cell). One static layer per case, built as the levels of a game
+    are, and one compiled painting for all."""
+    static = np.zeros(tables.x.shape, bool) if static is None else np.asarray(static)
+    backdrop = painting.build_backdrop(tables, static, cam.SCREEN, MAX_DOWNSCALE)
+    return np.asarray(_paint(tables, cameras, backdrop, np.arange(len(static)), area))
+
+
+def stacked(trees):
+    return jax.tree.map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *trees)
 
 
 _collisions = jax.jit(lambda t, i: collision.collisions(t, i, REACH, MAX_DOWNSCALE))
@@ -86,19 +92,31 @@ MERGE_PIXELS = 40  # the largest joint box of two random sprites is 38 cells wid
 _merge = jax.jit(lambda t, a, b: sprites.merge(t, a, b, MAX_DOWNSCALE))
 
 
+def check_cases(cases: list, where: str) -> None:
+    """Each case's frame (every sprite moving, listed cell by cell; a random half of
+    them static; a list too short for the moving ones, each sampled at every cell),
+    collisions, clicks, moves and merges against arcengine's answers."""
+    tables, cameras = stacked(map(table_of, cases)), stacked(map(camera_of, cases))
+    expected = np.stack([hex_frame(case["frame"]) for case in cases])
+    static = np.stack(
+        [np.random.default_rng(len(case["sprites"])).random(SLOTS) < 0.5 for case in cases]
+    )
+    for label, frames in (
+        ("moving", painted_frames(tables, cameras)),
+        ("half static", painted_frames(tables, cameras, static)),
+        ("a short list", painted_frames(tables, cameras, static, area=8)),
+    ):
+        for number, (frame, answer) in enumerate(zip(frames, expected, strict=True)):
+            np.testing.assert_array_equal(
+                frame, answer, err_msg=f"{where} {number}: frame, {label}"
+            )
+    for number, case in enumerate(cases):
+        check_case(case, f"{where} {number}")
+
+
 def check_case(case: dict, where: str) -> None:
     table, camera = table_of(case), camera_of(case)
     n = len(case["sprites"])
-    expected = hex_frame(case["frame"])
-    # Every sprite moving, listed cell by cell; a random half of them static; and a list
-    # too short for the moving ones (each sampled at every cell).
-    static = np.random.default_rng(n).random(table.x.shape) < 0.5
-    for label, frame in (
-        ("moving", painted_frame(table, camera)),
-        ("half static", painted_frame(table, camera, static)),
-        ("a short list", painted_frame(table, camera, static, area=8)),
-    ):
-        np.testing.assert_array_equal(frame, expected, err_msg=f"{where}: frame, {label}")
     for i in range(n):
         got = np.asarray(_collisions(table, i))[:n]
         np.testing.assert_array_equal(got, case["collides"][i], err_msg=f"{where}: collides {i}")
@@ -141,8 +159,7 @@ def check_merges(case: dict, where: str) -> None:
 def test_recorded_engine_cases():
     cases = json.loads(RECORDED.read_text())["cases"]
     assert len(cases) == 40 and sum(len(case["merges"]) for case in cases) > 200
-    for number, case in enumerate(cases):
-        check_case(case, f"recorded case {number}")
+    check_cases(cases, "recorded case")
 
 
 def changed_copy(table, movable, rng):
@@ -186,20 +203,23 @@ def test_moving_sprites_painted_over_the_static_layer_equal_everything_painted_m
     equals the frame with every sprite moving (held against arcengine above)."""
     cases = json.loads(RECORDED.read_text())["cases"]
     rng = np.random.default_rng(0)
+    changed, cameras, statics, labels = [], [], [], []
     for number, case in enumerate(cases):
-        table, camera = table_of(case), camera_of(case)
+        table = table_of(case)
         static = rng.random(table.x.shape) < 0.5
         if static.all():
             continue
         for turn in range(3):
-            changed = changed_copy(table, ~static, rng)
-            expected = painted_frame(changed, camera)
-            for area in (4096, 16):
-                np.testing.assert_array_equal(
-                    painted_frame(changed, camera, static, area),
-                    expected,
-                    err_msg=f"case {number}, change {turn}, a list of {area}",
-                )
+            changed.append(changed_copy(table, ~static, rng))
+            cameras.append(camera_of(case))
+            statics.append(static)
+            labels.append(f"case {number}, change {turn}")
+    tables, cameras = stacked(changed), stacked(cameras)
+    expected = painted_frames(tables, cameras)
+    for area in (4096, 16):
+        frames = painted_frames(tables, cameras, np.stack(statics), area)
+        for label, frame, answer in zip(labels, frames, expected, strict=True):
+            np.testing.assert_array_equal(frame, answer, err_msg=f"{label}, a list of {area}")
 
 
 def test_a_view_upscaled_by_repeats_equals_any_size_upscaled():
@@ -222,8 +242,7 @@ def test_live_engine_cases(tmp_path):
         [python, str(ASKER), "--seed", "1", "--cases", "20"], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    for number, case in enumerate(json.loads(result.stdout)["cases"]):
-        check_case(case, f"live case {number} (seed 1)")
+    check_cases(json.loads(result.stdout)["cases"], "live case (seed 1)")
 
 
 def test_sprite_declaration_errors_name_the_sprite_and_the_rule():

@@ -1,0 +1,24 @@
+"""Which ARC-AGI-3 games the longest per-game tests run on.
+
+Each program a test compiles for a ported game takes 10-35 s on a 2-core CPU, and a
+port's checks compile several: ``make test`` runs those checks on every invented game
+and on four ports (cd82, cn04, tr87, tu93: level loads, animations of 16 to 58 frames,
+a game of one frame), and ``make arc3-parity`` (CI) sets ``GRIDAX_ARC3_ALL_GAMES=1`` to
+run them on every game. The frame-exact replay of every recorded trace runs on every
+game in both.
+"""
+
+from __future__ import annotations
+
+import os
+
+from gridax.envs.arc3 import games
+
+EVERY_GAME = bool(os.environ.get("GRIDAX_ARC3_ALL_GAMES"))
+SAMPLE_PORTS = ("cd82", "cn04", "tr87", "tu93")
+INVENTED = tuple(sorted(module.GAME.name for module in games.INVENTED))
+
+
+def sampled(name: str) -> bool:
+    """Whether the longest per-game tests run on the game ``name`` in this run."""
+    return EVERY_GAME or name in INVENTED or name in SAMPLE_PORTS
