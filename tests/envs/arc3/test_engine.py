@@ -78,6 +78,7 @@ def painted_frames(tables, cameras, static=None, area: int = 4096):
 
 
 def stacked(trees):
+    """Trees of one structure stacked leaf by leaf: a batch of cases."""
     return jax.tree.map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *trees)
 
 
