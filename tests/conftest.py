@@ -16,6 +16,7 @@ jax.config.update("jax_numpy_rank_promotion", "raise")
 # code, below) and in the other worker. The folder is new for each run, so a run starts
 # cold as on a fresh machine, and is removed at its end.
 _CACHE = "GRIDAX_TEST_COMPILE_CACHE"
+_owned = pytest.StashKey[str]()  # the folder, in the process that made it
 
 
 def pytest_configure(config):
@@ -31,9 +32,6 @@ def pytest_unconfigure(config):
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
         del os.environ[_CACHE]
-
-
-_owned = pytest.StashKey[str]()
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -1,6 +1,6 @@
 """Which ARC-AGI-3 games the longest per-game tests run on.
 
-Each program a test compiles for a ported game takes 10-35 s on a 2-core CPU, and a
+Each program a test compiles for a ported game takes 10-40 s on a 2-core CPU, and a
 port's checks compile several: ``make test`` runs those checks on every invented game
 and on four ports (cd82, cn04, tr87, tu93: level loads, animations of 16 to 58 frames,
 a game of one frame), and ``make arc3-parity`` (CI) sets ``GRIDAX_ARC3_ALL_GAMES=1`` to

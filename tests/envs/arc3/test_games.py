@@ -20,7 +20,7 @@ from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.levels import bank_of
 from gridax.envs.arc3.painting import DRAWN_FIELDS
 from gridax.envs.arc3.types import STATUS_NAMES, Action
-from tests.tools.arc3_sample import sampled
+from tests.tools.arc3_sample import INVENTED, sampled
 from tests.tools.record_traces import (
     OFFICIAL_GAMES,
     ask_official,
@@ -70,7 +70,6 @@ def replay(game, episodes: list, where: str, start_levels=None, last=True) -> No
             assert_static_slots_unchanged(game, one_env, at)
 
 
-INVENTED = sorted(module.GAME.name for module in games.INVENTED)
 PORTED = sorted(module.GAME.name for module in games.PORTED)
 # The agents' path (frames="last": alone in the replays, and batched) is held on a sample
 # of games in make test, on every game in make arc3-parity (tests/tools/arc3_sample.py).
