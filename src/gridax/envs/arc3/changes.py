@@ -16,6 +16,7 @@ from jaxtyping import Array, Bool, Int32
 
 from gridax.envs.arc3 import collision, sprites
 from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.levels import static_pixels
 from gridax.envs.arc3.sprites import TRANSPARENT, SpriteTable
 from gridax.envs.arc3.types import Arc3State
 
@@ -47,7 +48,8 @@ def try_move(
     the collision test reads ``size`` squared cells of every sprite instead of
     ``reach`` squared. A sprite drawn larger than ``size`` would miss collisions."""
     reach = game.reach if size is None else size
-    table, hit = collision.try_move(state.table, slot, dx, dy, reach, game.max_downscale)
+    static = static_pixels(state, game)
+    table, hit = collision.try_move(state.table, slot, dx, dy, reach, game.max_downscale, static)
     return eqx.tree_at(lambda s: s.table, state, table), hit
 
 
@@ -56,7 +58,8 @@ def collisions(state: Arc3State, slot, game: Game, size: int | None = None) -> B
     ``collides_with`` against every sprite of the level), for a rule that moves a sprite
     and decides itself which collisions stop it. ``size`` as for :func:`try_move`."""
     reach = game.reach if size is None else size
-    return collision.collisions(state.table, slot, reach, game.max_downscale)
+    static = static_pixels(state, game)
+    return collision.collisions(state.table, slot, reach, game.max_downscale, static)
 
 
 def remove(state: Arc3State, which, when: Flag = True) -> Arc3State:

@@ -4,6 +4,7 @@
 Two sprites collide when both exist and are collidable, neither is ``NOT_BLOCKED``, their
 drawn boxes overlap and, if either blocks pixel by pixel, some cell holds a non-transparent
 pixel of both. ``reach`` (static) bounds a sprite's drawn size for the pixel test.
+``static``: where the level bank holds static sprites' pixels (:class:`StaticPixels`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,19 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int32
 
-from gridax.envs.arc3.sprites import Blocking, SpriteTable, all_pixels_at, drawn_size, pixel_at
+from gridax.envs.arc3.sprites import (
+    Blocking,
+    SpriteTable,
+    StaticPixels,
+    all_pixels_at,
+    drawn_size,
+    pixel_at,
+)
 
 
-def collisions(table: SpriteTable, i, reach: int, max_downscale: int = 1) -> Bool[Array, " N"]:
+def collisions(
+    table: SpriteTable, i, reach: int, max_downscale: int = 1, static: StaticPixels | None = None
+) -> Bool[Array, " N"]:
     """Which slots sprite ``i`` collides with where it stands."""
     height, width = drawn_size(table)
     slots = jnp.arange(table.x.shape[-1])
@@ -37,13 +47,14 @@ def collisions(table: SpriteTable, i, reach: int, max_downscale: int = 1) -> Boo
     # Every cell of sprite i's drawn box, read in every other sprite.
     rows = jnp.arange(reach, dtype=jnp.int32)[:, None]
     cols = jnp.arange(reach, dtype=jnp.int32)[None, :]
-    own = pixel_at(table, i, rows, cols, max_downscale) != -1
+    own = pixel_at(table, i, rows, cols, max_downscale, static) != -1
     shape = (slots.shape[0], reach, reach)
     others = all_pixels_at(
         table,
         jnp.broadcast_to(rows[None] + table.y[i] - table.y[:, None, None], shape),
         jnp.broadcast_to(cols[None] + table.x[i] - table.x[:, None, None], shape),
         max_downscale,
+        static,
     )
     pixels_meet = jnp.any(own[None] & (others != -1), axis=(1, 2))
     per_pixel = (table.blocking == Blocking.PIXEL_PERFECT) | (
@@ -53,12 +64,18 @@ def collisions(table: SpriteTable, i, reach: int, max_downscale: int = 1) -> Boo
 
 
 def try_move(
-    table: SpriteTable, i, dx, dy, reach: int, max_downscale: int = 1
+    table: SpriteTable,
+    i,
+    dx,
+    dy,
+    reach: int,
+    max_downscale: int = 1,
+    static: StaticPixels | None = None,
 ) -> tuple[SpriteTable, Bool[Array, " N"]]:
     """Moves sprite ``i`` by ``(dx, dy)`` unless it would then collide with something:
     ``(table, hit)``, ``hit`` the slots it would collide with (none: it moved)."""
     moved = eqx.tree_at(lambda t: (t.x, t.y), table, (table.x.at[i].add(dx), table.y.at[i].add(dy)))
-    hit = collisions(moved, i, reach, max_downscale)
+    hit = collisions(moved, i, reach, max_downscale, static)
     blocked = jnp.any(hit)
     x = jnp.where(blocked, table.x, moved.x)
     y = jnp.where(blocked, table.y, moved.y)
@@ -72,6 +89,7 @@ def sprite_at(
     tag: int | None = None,
     ignore_collidable: bool = False,
     max_downscale: int = 1,
+    static: StaticPixels | None = None,
 ) -> Int32[Array, ""]:
     """The slot of the sprite at world cell ``(x, y)``, or -1: the highest layer first
     (equal layers in sprite order), skipping non-collidable sprites unless
@@ -81,7 +99,7 @@ def sprite_at(
     height, width = drawn_size(table)
     local_rows, local_cols = y - table.y, x - table.x
     inside = (local_rows >= 0) & (local_cols >= 0) & (local_rows < height) & (local_cols < width)
-    pixels = all_pixels_at(table, local_rows, local_cols, max_downscale)
+    pixels = all_pixels_at(table, local_rows, local_cols, max_downscale, static)
     solid = (table.blocking != Blocking.PIXEL_PERFECT) | (pixels != -1)
     hit = table.exists & inside & solid
     if not ignore_collidable:

@@ -81,7 +81,9 @@ class Game:
 
     Static sizes (one compilation for every level): ``num_slots`` sprites per level (by
     default as many as the fullest level has; more when the rule adds sprites),
-    sprites of at most ``pixel_size`` squared pixels drawn at most ``reach`` cells wide,
+    sprites of at most ``pixel_size`` squared pixels (by default the largest sprite not
+    of ``static_kinds``: static ones may be larger, their pixels held once per level,
+    not per game in play) drawn at most ``reach`` cells wide,
     ``max_frames`` frames per action, ``undo_depth`` snapshots for ACTION7 (``UNDO``; 0
     when the game does not offer it), or ``undo_in_rule`` for a game whose rule undoes
     in its own way (sk48: ACTION7 reaches the rule as any other action).
@@ -94,7 +96,7 @@ class Game:
     available_actions: tuple[int, ...] = (1, 2, 3, 4)
     tags: tuple[str, ...] = ()
     num_slots: int = 0  # 0: the most sprites any level declares
-    pixel_size: int = 8
+    pixel_size: int = 0  # 0: the largest sprite's not of static_kinds
     reach: int = 8
     max_downscale: int = 1
     memory: Mapping[str, Var] | tuple[tuple[str, Var], ...] = ()  # kept as sorted pairs
@@ -132,6 +134,11 @@ class Game:
             raise ValueError(f"{where}: a game needs at least one level")
         if self.num_slots == 0:  # every slot is drawn each frame: no more than needed
             object.__setattr__(self, "num_slots", max(len(level.sprites) for level in self.levels))
+        if self.pixel_size == 0:  # the state holds the moving sprites' pixels
+            moving = [s for level in self.levels for s in level.sprites]
+            moving = [s for s in moving if s.kind not in self.static_kinds]
+            size = max((max(np.shape(s.pixels)) for s in moving), default=1)
+            object.__setattr__(self, "pixel_size", size)
         bad = [a for a in self.available_actions if a not in range(1, 8)]
         if bad:
             raise ValueError(f"{where}: available actions are 1-7 (ACTION1..ACTION7), got {bad}")
@@ -159,7 +166,14 @@ class Game:
     def _check_sprites(self, level: Level, where: str) -> None:
         """Every sprite of ``level`` fits the game's static sizes (named errors)."""
         try:
-            table_columns(level.sprites, self.num_slots, self.pixel_size, self.kinds, self.tags)
+            table_columns(
+                level.sprites,
+                self.num_slots,
+                self.pixel_size,
+                self.kinds,
+                self.tags,
+                self.static_kinds,
+            )
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
         for sprite in level.sprites:
@@ -200,6 +214,22 @@ class Game:
             name: var.array(given.get(name), f"{where}, memory {name!r}")
             for name, var in declared.items()
         }
+
+    @property
+    def static_pixel_size(self) -> int:
+        """The side of the largest static sprite's pixel grid when it exceeds
+        ``pixel_size`` (the level bank then holds the static sprites' pixels at this
+        size), else 0."""
+        largest = max(
+            (
+                max(np.shape(s.pixels))
+                for level in self.levels
+                for s in level.sprites
+                if s.kind in self.static_kinds
+            ),
+            default=0,
+        )
+        return largest if largest > self.pixel_size else 0
 
     @property
     def view_size(self) -> int:

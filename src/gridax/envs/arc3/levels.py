@@ -7,45 +7,67 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, Int32
+from jaxtyping import Array, Bool, Int8, Int32
 
 from gridax.dispatch import per_config
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3.camera import Camera
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.painting import Backdrop, build_backdrop
-from gridax.envs.arc3.sprites import SpriteTable, table_columns
+from gridax.envs.arc3.sprites import TRANSPARENT, SpriteTable, StaticPixels, table_columns
 from gridax.envs.arc3.types import NOT_PLAYED, Arc3State, Snapshot, select
 from gridax.fields import as_dtype
 
 
 class LevelBank(eqx.Module):
-    """Every level of a game, stacked: ``[L, ...]``, and their static layers."""
+    """Every level of a game, stacked: ``[L, ...]``, and their static layers.
+
+    ``table`` is what a level starts with in the state. Where a game's static sprites
+    are larger than its ``pixel_size`` (a wall layer the size of the world), their
+    pixels are not in ``table`` but in ``static_pixels`` (``[L, N, S, S]``, the static
+    slots ``static`` of each level, ``[L, N]``): per level, not per game in play, so
+    that the state, and every pass a batched step makes over it, stays the size of the
+    moving sprites. ``None`` where every sprite fits ``pixel_size``."""
 
     table: SpriteTable
     grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
     memory: dict[str, Array]  # each variable's starting value per level, [L, ...]
     backdrop: Backdrop
+    static: Bool[Array, "L N"] | None = None
+    static_pixels: Int8[Array, "L N S S"] | None = None
+
+
+def _stacked_columns(game: Game, pixel_size: int, static_kinds=()) -> dict[str, np.ndarray]:
+    columns = [
+        table_columns(
+            level.sprites, game.num_slots, pixel_size, game.kinds, game.tags, static_kinds
+        )
+        for level in game.levels
+    ]
+    return {name: np.stack([c[name] for c in columns]) for name in columns[0]}
 
 
 def build_bank(game: Game) -> LevelBank:
     """The game's levels as arrays (:func:`bank_of` builds it once per game)."""
-    columns = [
-        table_columns(level.sprites, game.num_slots, game.pixel_size, game.kinds, game.tags)
-        for level in game.levels
-    ]
-    stacked = {name: np.stack([c[name] for c in columns]) for name in columns[0]}
+    stacked = _stacked_columns(game, game.pixel_size, game.static_kinds)
     starts = [game.level_memory(number) for number in range(len(game.levels))]
     memory = {name: jnp.asarray(np.stack([s[name] for s in starts])) for name in game.variables}
     sizes = [level.grid_size or (0, 0) for level in game.levels]
     table = SpriteTable(**stacked)
     static_kinds = [game.kinds.index(kind) for kind in game.static_kinds]
-    static = np.isin(stacked["kind"], static_kinds)
+    static = np.isin(stacked["kind"], static_kinds) & stacked["exists"]
+    static_pixels, whole = None, table
+    if game.static_pixel_size:
+        pixels = _stacked_columns(game, game.static_pixel_size)["pixels"]
+        static_pixels = np.where(static[:, :, None, None], pixels, TRANSPARENT).astype(np.int8)
+        whole = eqx.tree_at(lambda t: t.pixels, table, pixels)
     return LevelBank(
         table=table,
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
-        backdrop=build_backdrop(table, static, game.view_size, game.max_downscale),
+        backdrop=build_backdrop(whole, static, game.view_size, game.max_downscale),
+        static=None if static_pixels is None else static,
+        static_pixels=static_pixels,
     )
 
 
@@ -60,6 +82,17 @@ def bank_of(game: Game) -> LevelBank:
 def initial_camera(game: Game) -> Camera:
     x, y, width, height = game.camera
     return Camera(x, y, width, height, game.background, game.letterbox)
+
+
+def static_pixels(state: Arc3State, game: Game) -> StaticPixels | None:
+    """Where the level bank holds the pixels of the state's static sprites (those larger
+    than the table's, :class:`LevelBank`), for what reads any sprite's pixels
+    (collisions, what a click lands on); ``None`` where the table holds them all."""
+    bank = bank_of(game)
+    if bank.static_pixels is None:
+        return None
+    static = jnp.asarray(bank.static)[state.level]
+    return StaticPixels(jnp.asarray(bank.static_pixels), static, state.level)
 
 
 def _level_of(bank: LevelBank, index) -> tuple[SpriteTable, Array, dict[str, Array]]:

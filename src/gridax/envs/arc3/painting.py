@@ -20,7 +20,6 @@ overlaps resolve by a max, in any order, deterministically.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 import equinox as eqx
@@ -30,7 +29,13 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.batching import cond_rare
-from gridax.envs.arc3.sprites import SpriteTable, all_pixels_at, drawn_size, sprite_pixel
+from gridax.envs.arc3.sprites import (
+    SpriteTable,
+    all_pixels_at,
+    drawn_size,
+    rows_of,
+    sprite_pixel,
+)
 
 # A draw key packs (layer, order) above the 4 bits of a colour: layers -128..127 in the
 # top 8 bits, orders 0..2^19-1 in the next 19 (one level's slots and the sprites a
@@ -140,19 +145,6 @@ def _static_view(backdrop: Backdrop, level, camera, size: int) -> Int32[Array, "
     top = jnp.clip(camera.y - backdrop.corner[1], 0, height - size)
     left = jnp.clip(camera.x - backdrop.corner[0], 0, width - size)
     return jax.lax.dynamic_slice(backdrop.packed, (level, top, left), (1, size, size))[0]
-
-
-def rows_of(table: SpriteTable, index) -> SpriteTable:
-    """The columns of ``table`` at slots ``index`` (any shape), its pixels left whole
-    (read by :func:`~gridax.envs.arc3.sprites.sprite_pixel`'s ``base``)."""
-    return SpriteTable(
-        **{
-            field.name: getattr(table, field.name)
-            if field.name == "pixels"
-            else getattr(table, field.name)[index]
-            for field in dataclasses.fields(SpriteTable)
-        }
-    )
 
 
 def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: int):

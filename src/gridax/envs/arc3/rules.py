@@ -48,6 +48,7 @@ from gridax.envs.arc3.changes import (
     try_move,
 )
 from gridax.envs.arc3.game import Game, Level, Var
+from gridax.envs.arc3.levels import static_pixels
 from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite
 from gridax.envs.arc3.types import (
     ACTION1,
@@ -134,6 +135,7 @@ __all__ = [
     "tagged",
     "sprite_at",
     "try_move",
+    "source_pixel",
     "where",
     "win",
 ]
@@ -283,10 +285,10 @@ def sprite_at(
     ``get_sprite_at`` and sorts again only when a sprite is added or removed, so a game
     that changes layers afterwards is searched in the old order (keep the layers of
     that first call in memory and pass them here)."""
-    table = state.table
+    table, static = state.table, static_pixels(state, game)
     if layers is not None:
         table = eqx.tree_at(lambda t: t.layer, table, jnp.asarray(layers, jnp.int32))
-    return collision.sprite_at(table, x, y, tag, ignore_collidable, game.max_downscale)
+    return collision.sprite_at(table, x, y, tag, ignore_collidable, game.max_downscale, static)
 
 
 def drawn_size(state: Arc3State) -> tuple[Int32[Array, " N"], Int32[Array, " N"]]:
@@ -301,6 +303,24 @@ def pixel_cells(state: Arc3State) -> tuple[Int32[Array, "N P P"], Int32[Array, "
     sprites pixel by pixel in the world (what overlaps what), with masks over the source
     pixels."""
     return sprites.world_cells(state.table)
+
+
+def source_pixel(state: Arc3State, slot, row, col, game: Game) -> jax.Array:
+    """Pixel ``(row, col)`` of sprite ``slot``'s own grid (not rotated or scaled;
+    transparent off it), static sprites' included wherever the engine keeps them."""
+    static = static_pixels(state, game)
+    table = state.table
+    inside = (row >= 0) & (col >= 0) & (row < table.height[slot]) & (col < table.width[slot])
+    own = _grid_pixel(table.pixels[slot], row, col)
+    if static is not None:
+        held = _grid_pixel(static.pixels[static.level, slot], row, col)
+        own = jnp.where(static.slots[slot], held, own)
+    return jnp.where(inside, own, TRANSPARENT).astype(jnp.int8)
+
+
+def _grid_pixel(grid, row, col):
+    size = grid.shape[-1]
+    return grid[jnp.clip(row, 0, size - 1), jnp.clip(col, 0, size - 1)]
 
 
 def covered(state: Arc3State, under: int, over: int) -> jax.Array:
@@ -345,7 +365,8 @@ def draw_sprite(screen, state: Arc3State, slot, x, y, game: Game, when: Flag = T
     only) with its top-left corner at screen pixel ``(x, y)``, where ``when``: a UI that
     shows a sprite over what it drew (a fog), or outside the camera's view."""
     rows, cols = jnp.mgrid[0:SCREEN, 0:SCREEN].astype(jnp.int32)
-    pixels = sprites.pixel_at(state.table, slot, rows - y, cols - x, game.max_downscale)
+    static = static_pixels(state, game)
+    pixels = sprites.pixel_at(state.table, slot, rows - y, cols - x, game.max_downscale, static)
     return jnp.where((pixels >= 0) & when, pixels, screen).astype(jnp.int8)
 
 

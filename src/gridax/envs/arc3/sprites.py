@@ -19,6 +19,7 @@ The semantics are ARC Prize's engine's (`arcengine`, docs/arc3.md):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -123,6 +124,22 @@ class SpriteTable(eqx.Module):
     tags: Bool[Array, "*b N T"] = eqx.field(converter=as_dtype(jnp.bool_))
 
 
+class StaticPixels(eqx.Module):
+    """The pixels of static sprites held once per level, not in the table (where they
+    are larger than its pixels: :class:`gridax.envs.arc3.levels.LevelBank`): every
+    level's, ``[L, N, S, S]``, which slots of the level in play they are, and its
+    number. What reads any sprite's pixels takes them from here for those slots."""
+
+    pixels: Int8[Array, "L N S S"]
+    slots: Bool[Array, " N"]
+    level: Int32[Array, ""]
+
+    def base(self, slot):
+        """The flat index of the first pixel of ``slot`` (any shape) on this level."""
+        num_slots, size = self.pixels.shape[1], self.pixels.shape[-1]
+        return (self.level * num_slots + slot) * size * size
+
+
 def build_table(
     sprites: Sequence[Sprite],
     num_slots: int,
@@ -141,9 +158,12 @@ def table_columns(
     pixel_size: int,
     kinds: Sequence[str],
     tags: Sequence[str] = (),
+    static_kinds: Sequence[str] = (),
 ) -> dict[str, np.ndarray]:
     """:func:`build_table`'s columns as NumPy arrays (checking every sprite fits, with
-    named errors), without starting JAX."""
+    named errors), without starting JAX. A sprite of ``static_kinds`` larger than
+    ``pixel_size`` is left transparent (its height and width kept): the level bank holds
+    its pixels (:func:`gridax.envs.arc3.levels.whole_table`)."""
     if len(sprites) > num_slots:
         raise ValueError(f"{len(sprites)} sprites do not fit in {num_slots} slots")
     n = num_slots
@@ -156,7 +176,8 @@ def table_columns(
     tag_rows = np.zeros((n, len(tags)), bool)
     for i, sprite in enumerate(sprites):
         rows = np.asarray(sprite.pixels, np.int8)
-        if max(rows.shape) > pixel_size:
+        elsewhere = sprite.kind in static_kinds and max(rows.shape) > pixel_size
+        if max(rows.shape) > pixel_size and not elsewhere:
             raise ValueError(
                 f"sprite {sprite.kind!r} is {rows.shape[0]}x{rows.shape[1]} pixels; "
                 f"the table holds at most {pixel_size}x{pixel_size}"
@@ -166,7 +187,8 @@ def table_columns(
         unknown = set(sprite.tags) - set(tags)
         if unknown:
             raise ValueError(f"sprite {sprite.kind!r}: tags {sorted(unknown)} not in {list(tags)}")
-        pixels[i, : rows.shape[0], : rows.shape[1]] = rows
+        if not elsewhere:
+            pixels[i, : rows.shape[0], : rows.shape[1]] = rows
         columns["height"][i], columns["width"][i] = rows.shape
         columns["x"][i], columns["y"][i], columns["layer"][i] = sprite.x, sprite.y, sprite.layer
         flags["mirror_ud"][i], flags["mirror_lr"][i] = sprite.mirror_ud, sprite.mirror_lr
@@ -302,17 +324,53 @@ def sprite_pixel(
     return jnp.where(inside, value, TRANSPARENT).astype(jnp.int8)
 
 
-def pixel_at(table: SpriteTable, i, row, col, max_downscale: int = 1) -> Int8[Array, "..."]:
-    """:func:`sprite_pixel` of slot ``i``."""
+def rows_of(table: SpriteTable, index) -> SpriteTable:
+    """The columns of ``table`` at slots ``index`` (any shape), its pixels left whole
+    (read by :func:`sprite_pixel`'s ``base``)."""
+    return SpriteTable(
+        **{
+            field.name: getattr(table, field.name)
+            if field.name == "pixels"
+            else getattr(table, field.name)[index]
+            for field in dataclasses.fields(SpriteTable)
+        }
+    )
+
+
+def _static_pixel(sprite: SpriteTable, slot, row, col, max_downscale: int, static: StaticPixels):
+    """:func:`sprite_pixel` of ``sprite`` (columns at ``slot``) read from ``static``."""
+    whole = eqx.tree_at(lambda s: s.pixels, sprite, static.pixels)
+    return sprite_pixel(whole, row, col, max_downscale, static.base(slot))
+
+
+def pixel_at(
+    table: SpriteTable, i, row, col, max_downscale: int = 1, static: StaticPixels | None = None
+) -> Int8[Array, "..."]:
+    """:func:`sprite_pixel` of slot ``i`` (its pixels from ``static`` if it is one of
+    them)."""
     sprite = jax.tree.map(lambda column: column[i], table)
-    return sprite_pixel(sprite, row, col, max_downscale)
+    own = sprite_pixel(sprite, row, col, max_downscale)
+    if static is None:
+        return own
+    held = _static_pixel(sprite, i, row, col, max_downscale, static)
+    return jnp.where(static.slots[i], held, own)
 
 
-def all_pixels_at(table: SpriteTable, rows, cols, max_downscale: int = 1):
-    """:func:`sprite_pixel` of every slot: ``rows``/``cols`` ``[N, ...]``, one per slot."""
-    return jax.vmap(lambda sprite, r, c: sprite_pixel(sprite, r, c, max_downscale))(
+def all_pixels_at(
+    table: SpriteTable, rows, cols, max_downscale: int = 1, static: StaticPixels | None = None
+):
+    """:func:`sprite_pixel` of every slot: ``rows``/``cols`` ``[N, ...]``, one per slot
+    (static slots' pixels from ``static`` where given)."""
+    own = jax.vmap(lambda sprite, r, c: sprite_pixel(sprite, r, c, max_downscale))(
         table, rows, cols
     )
+    if static is None:
+        return own
+    # Each slot's columns along its own axis, read from the held pixels at its base:
+    # gathers from the level bank, nothing the size of the static sprites made per env.
+    slots = jnp.arange(table.x.shape[-1]).reshape((-1,) + (1,) * (jnp.ndim(rows) - 1))
+    held = _static_pixel(rows_of(table, slots), slots, rows, cols, max_downscale, static)
+    return jnp.where(static.slots.reshape(slots.shape), held, own)
 
 
 def merge(table: SpriteTable, a, b, max_downscale: int = 1) -> SpriteTable:

@@ -169,13 +169,11 @@ def enter_cell(state, x, y):
     return state, blocked, refilled
 
 
-def on_rail(table, rail, x, y):
-    """Cell ``(x, y)`` is on rail ``rail``: inside it, on a drawn pixel of it."""
-    row, col = y - table.y[rail], x - table.x[rail]
-    inside = (row >= 0) & (col >= 0) & (row < table.height[rail]) & (col < table.width[rail])
-    size = table.pixels.shape[-1]
-    pixel = table.pixels[rail, jnp.clip(row, 0, size - 1), jnp.clip(col, 0, size - 1)]
-    return inside & (pixel >= 0)
+def on_rail(state, rail, x, y):
+    """Cell ``(x, y)`` is on rail ``rail``: on a drawn pixel of it."""
+    table = state.table
+    pixel = rules.source_pixel(state, rail, y - table.y[rail], x - table.x[rail], GAME)
+    return pixel >= 0
 
 
 def ride_rails(state):
@@ -186,7 +184,7 @@ def ride_rails(state):
         options = (heading + jnp.asarray((0, -1, 1, 2))) % 4
         steps = jnp.asarray(HEADINGS)[options] * RAIL_STRIDE
         x, y = table.x[rider] + steps[:, 0], table.y[rider] + steps[:, 1]
-        free = on_rail(table, rail, x, y) & (rider >= 0)
+        free = on_rail(state, rail, x, y) & (rider >= 0)
         pick = jnp.argmax(free)
         moves = jnp.any(free)
         state = rules.place(state, rider, x[pick], y[pick], moves)
@@ -427,7 +425,7 @@ GAME = Game(
     levels=data.levels(),
     rule=rule,
     num_slots=data.NUM_SLOTS,
-    pixel_size=64,
+    pixel_size=0,  # the moving sprites' (the 64x64 walls are static)
     reach=64,
     memory=MEMORY,
     max_frames=data.SPRING_FRAMES + 1,
