@@ -233,11 +233,10 @@ def drawn_size(sprites) -> tuple[Int32[Array, "*b N"], Int32[Array, "*b N"]]:
     return height * up // down, width * up // down
 
 
-def _source_pixel(sprite: SpriteTable, row, col, base: int | Array = 0):
-    """The pixel of ``sprite`` (one row of a table) that lands at ``(row, col)`` of it
-    rotated and mirrored (before scaling); any shape of indices. With ``base``, the
-    sprite's own columns may be one per index and ``sprite.pixels`` the whole table's:
-    the pixels read start at flat pixel ``base`` (``slot * P * P``)."""
+def _source_pixel(sprite: SpriteTable, row, col, read):
+    """The pixel of ``sprite`` (one row of a table, or columns one per index) that lands
+    at ``(row, col)`` of it rotated and mirrored (before scaling); any shape of indices.
+    ``read(source_row, source_col)`` reads the pixel grid (:func:`_reader`)."""
     height, width = sprite.height, sprite.width
     turned_height, turned_width = _turned_size(sprite)
     row = jnp.where(sprite.mirror_ud, turned_height - 1 - row, row)
@@ -247,9 +246,29 @@ def _source_pixel(sprite: SpriteTable, row, col, base: int | Array = 0):
     cases = [q == 0, q == 1, q == 2]
     source_row = jnp.select(cases, [row, height - 1 - col, height - 1 - row], col)
     source_col = jnp.select(cases, [col, row, width - 1 - col], width - 1 - row)
-    size = sprite.pixels.shape[-1]
-    flat = jnp.clip(source_row, 0, size - 1) * size + jnp.clip(source_col, 0, size - 1)
-    return sprite.pixels.reshape(-1)[base + flat]
+    return read(source_row, source_col)
+
+
+def _grid_read(pixels, base, row, col):
+    """Pixel ``(row, col)`` (clipped to the grid) of the grid at flat pixel ``base`` of
+    ``pixels`` (``[..., P, P]``)."""
+    size = pixels.shape[-1]
+    flat = jnp.clip(row, 0, size - 1) * size + jnp.clip(col, 0, size - 1)
+    return pixels.reshape(-1)[base + flat]
+
+
+def _reader(pixels, base, static: StaticPixels | None, slot):
+    """How :func:`_source_pixel` reads: the grid at flat pixel ``base`` of ``pixels``,
+    or, for a slot whose pixels ``static`` holds, its grid there."""
+
+    def read(row, col):
+        own = _grid_read(pixels, base, row, col)
+        if static is None:
+            return own
+        held = _grid_read(static.pixels, static.base(slot), row, col)
+        return jnp.where(static.slots[slot], held, own)
+
+    return read
 
 
 def drawn_cell(sprite: SpriteTable, row, col):
@@ -293,16 +312,25 @@ def _most_frequent(block: Int8[Array, "... K"], counted: Bool[Array, "... K"]):
 
 
 def sprite_pixel(
-    sprite: SpriteTable, row, col, max_downscale: int = 1, base: int | Array = 0
+    sprite: SpriteTable,
+    row,
+    col,
+    max_downscale: int = 1,
+    base: int | Array = 0,
+    static: StaticPixels | None = None,
+    slot: int | Array = 0,
 ) -> Int8[Array, "..."]:
     """Colour of ``sprite`` (one row of a table) as drawn at ``(row, col)`` relative to its
     top-left corner (``TRANSPARENT`` off the sprite); any shape of ``row``/``col``.
     ``max_downscale`` is the largest downscaling factor the game uses (static: 1 skips
-    that path). ``base``: as for :func:`_source_pixel` (one sprite per index)."""
+    that path). With ``base``, the sprite's columns may be one per index and
+    ``sprite.pixels`` the whole table's: the pixels read start at flat pixel ``base``
+    (``slot * P * P``). ``static``: where the level bank holds the pixels of static
+    slots, ``slot`` the sprite's (one per index, with ``base``)."""
     height, width = drawn_size(sprite)
     inside = (row >= 0) & (col >= 0) & (row < height) & (col < width)
     up = jnp.maximum(sprite.scale, 1)
-    value = _source_pixel(sprite, row // up, col // up, base)
+    value = _source_pixel(sprite, row // up, col // up, _reader(sprite.pixels, base, static, slot))
     if max_downscale > 1:
         factor = downscale_factor(sprite.scale)
         k = max_downscale
@@ -316,7 +344,9 @@ def sprite_pixel(
             block_of = jax.tree.map(lambda column: column[..., None, None], sprite)
             block_of = eqx.tree_at(lambda s: s.pixels, block_of, sprite.pixels)
             base, factor = jnp.asarray(base)[..., None, None], factor[..., None, None]
-        block = _source_pixel(block_of, block_rows, block_cols, base)
+            slot = jnp.asarray(slot)[..., None, None] if jnp.ndim(slot) else slot
+        read = _reader(sprite.pixels, base, static, slot)
+        block = _source_pixel(block_of, block_rows, block_cols, read)
         counted = jnp.broadcast_to((down < factor) & (across < factor), block.shape)
         shape = block.shape[:-2] + (k * k,)
         mode = _most_frequent(block.reshape(shape), counted.reshape(shape))
@@ -337,23 +367,13 @@ def rows_of(table: SpriteTable, index) -> SpriteTable:
     )
 
 
-def _static_pixel(sprite: SpriteTable, slot, row, col, max_downscale: int, static: StaticPixels):
-    """:func:`sprite_pixel` of ``sprite`` (columns at ``slot``) read from ``static``."""
-    whole = eqx.tree_at(lambda s: s.pixels, sprite, static.pixels)
-    return sprite_pixel(whole, row, col, max_downscale, static.base(slot))
-
-
 def pixel_at(
     table: SpriteTable, i, row, col, max_downscale: int = 1, static: StaticPixels | None = None
 ) -> Int8[Array, "..."]:
     """:func:`sprite_pixel` of slot ``i`` (its pixels from ``static`` if it is one of
     them)."""
     sprite = jax.tree.map(lambda column: column[i], table)
-    own = sprite_pixel(sprite, row, col, max_downscale)
-    if static is None:
-        return own
-    held = _static_pixel(sprite, i, row, col, max_downscale, static)
-    return jnp.where(static.slots[i], held, own)
+    return sprite_pixel(sprite, row, col, max_downscale, static=static, slot=i)
 
 
 def all_pixels_at(
@@ -361,16 +381,12 @@ def all_pixels_at(
 ):
     """:func:`sprite_pixel` of every slot: ``rows``/``cols`` ``[N, ...]``, one per slot
     (static slots' pixels from ``static`` where given)."""
-    own = jax.vmap(lambda sprite, r, c: sprite_pixel(sprite, r, c, max_downscale))(
-        table, rows, cols
-    )
-    if static is None:
-        return own
-    # Each slot's columns along its own axis, read from the held pixels at its base:
-    # gathers from the level bank, nothing the size of the static sprites made per env.
-    slots = jnp.arange(table.x.shape[-1]).reshape((-1,) + (1,) * (jnp.ndim(rows) - 1))
-    held = _static_pixel(rows_of(table, slots), slots, rows, cols, max_downscale, static)
-    return jnp.where(static.slots.reshape(slots.shape), held, own)
+    slots = jnp.arange(table.x.shape[-1])
+    return jax.vmap(
+        lambda sprite, r, c, slot: sprite_pixel(
+            sprite, r, c, max_downscale, static=static, slot=slot
+        )
+    )(table, rows, cols, slots)
 
 
 def merge(table: SpriteTable, a, b, max_downscale: int = 1) -> SpriteTable:

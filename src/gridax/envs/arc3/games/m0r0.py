@@ -326,7 +326,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(OFFICIAL.kinds, MOVING_KINDS),
     levels=OFFICIAL.game_levels(memory=lambda number, data: {"colours": tuple(data["npwxa"])}),
     rule=rule,
-    pixel_size=15,
+    pixel_size=0,  # the moving sprites' (static ones are larger)
     reach=15,
     max_frames=1 + FLASH_FRAMES,
     memory={

@@ -387,7 +387,7 @@ GAME = Game(
     levels=lv.LEVELS,
     rule=rule,
     num_slots=lv.NUM_SLOTS,
-    pixel_size=lv.PIXEL_SIZE,
+    pixel_size=0,  # the moving sprites' (static boards are larger)
     reach=lv.PIXEL_SIZE,
     memory={
         "legs": Var("int32", (lv.MAX_LEGS,), -1),

@@ -366,7 +366,8 @@ GAME = Game(
     levels=lv.LEVELS,
     rule=rule,
     num_slots=lv.NUM_SLOTS,
-    pixel_size=lv.PIXEL_SIZE,
+    # The pools' pixels the rule writes (the static sprites, up to 64x64, are larger).
+    pixel_size=max(MAX_FRUIT, lv.ENEMY_HEIGHT, lv.ENEMY_WIDTH),
     reach=lv.PIXEL_SIZE,
     memory={
         **lv.LEVEL_MEMORY,

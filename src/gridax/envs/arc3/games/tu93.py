@@ -59,14 +59,16 @@ CORRIDOR, MARK = 2, 11
 BAR_FULL, BAR_SPENT = 6, 0
 WAITING, SLIDING, ENEMIES = 0, 1, 2
 QUEUE = 2  # turns a follower's queue holds: 2 when marked, one in and one out a turn
-# The largest sprite (a maze, 45 cells a side) sets the pixel grids; bursts reach 7x7.
-PIXELS = max(max(np.shape(s.pixels)) for level in DATA.levels for s in level.sprites)
+# The largest sprite, a maze 45 cells a side, is static (the level bank holds its
+# pixels); the grids the state holds are the bursts' largest, 7x7.
+LARGEST = max(max(np.shape(s.pixels)) for level in DATA.levels for s in level.sprites)
+BURST_SIZES = (3, 5, 7)  # an enemy or the player, then its two rings; then it is gone
+PIXELS = BURST_SIZES[-1]
 NUM_SLOTS = max(len(level.sprites) for level in DATA.levels)
 # A unit vector per quarter turn: 0 faces up, 1 right, 2 down, 3 left.
 FORWARD = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)], np.int32)
 ARROW_TURNS = np.array([0, 0, 2, 3, 1, 0, 0, 0], np.int32)  # by action id: ACTION1 up, ...
 RING_5, RING_7 = (DATA.padded_pixels(kind, PIXELS) for kind in ("rlkxuujqdr", "qfgklunikd"))
-BURST_SIZES = (3, 5, 7)  # an enemy or the player, then its two rings; then it is gone
 
 
 def _level_memory(number: int, data) -> dict:
@@ -96,10 +98,8 @@ def _at_node(state):
 def _open(state, x, y):
     """The maze's pixel at world cell ``(x, y)`` is a corridor (off the maze: no)."""
     table, maze = state.table, _maze(state)
-    row, col = y - table.y[maze], x - table.x[maze]
-    inside = (row >= 0) & (col >= 0) & (row < table.height[maze]) & (col < table.width[maze])
-    pixel = table.pixels[maze, jnp.clip(row, 0, PIXELS - 1), jnp.clip(col, 0, PIXELS - 1)]
-    return inside & (pixel == CORRIDOR)
+    pixel = rules.source_pixel(state, maze, y - table.y[maze], x - table.x[maze], GAME)
+    return pixel == CORRIDOR
 
 
 def _player(state):
@@ -309,7 +309,7 @@ GAME = Game(
     rule=rule,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
-    reach=PIXELS,
+    reach=LARGEST,
     memory={
         "phase": Var(value=WAITING),
         "moves": Var(value=1),  # the level's StepCounter (1: never a zero divisor)

@@ -426,7 +426,7 @@ GAME = Game(
     levels=tuple(level_of(n) for n in range(len(OFFICIAL.levels))),
     rule=rule,
     num_slots=NUM_SLOTS,
-    pixel_size=64,
+    pixel_size=0,  # the moving sprites' (static ones are larger)
     reach=64,
     memory={
         "moves_left": Var(),

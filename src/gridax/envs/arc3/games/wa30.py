@@ -72,8 +72,8 @@ PLAYER, BOX, HELPER, THIEF, GOAL, DEN, NO_GO = (
 )
 CELL = 4  # pixels of a grid cell
 GRID = 16  # cells a side
-BORDER = np.zeros((PIXELS, PIXELS), bool)  # a box's border pixels, of its 4x4
-BORDER[[0, 3], :4] = BORDER[:4, [0, 3]] = True
+BORDER = np.zeros((CELL, CELL), bool)  # a box's border pixels
+BORDER[[0, -1], :] = BORDER[:, [0, -1]] = True
 HELD_BY_PLAYER, IN_FRONT, HELD, FREE = 0, 3, 5, 4  # box border colours
 THIEF_IN_FRONT, THIEF_COLOUR = 11, 15  # a thief's border colours
 BAR_FULL, BAR_SPENT = 7, 4
@@ -409,7 +409,7 @@ GAME = Game(
     levels=LEVELS,
     rule=rule,
     num_slots=NUM_SLOTS,
-    pixel_size=PIXELS,
+    pixel_size=CELL,  # what moves is a cell (the static zones' pieces are larger)
     reach=PIXELS,
     memory={
         "moves": Var(value=1),  # the level's StepCounter (1: never a zero divisor)
