@@ -78,21 +78,28 @@ def cond_rare(
 
     @run.def_vmap
     def rule(axis_size, in_batched, pred, operand, args):
-        pred, operand, args = broadcast_unbatched(
-            axis_size, list(in_batched), [pred, operand, args]
+        pred_batched, operand_batched, args_batched = in_batched
+        pred, operand = broadcast_unbatched(
+            axis_size, [pred_batched, operand_batched], [pred, operand]
         )
+        # What is the same for every env (a table the branch reads) stays unbatched.
+        branch_axes = (0, jax.tree.map(lambda batched: 0 if batched else None, args_batched))
 
         size = max(1, int(axis_size * compact_to)) if compact_to else axis_size
 
         def every(operand, args):
-            return select_envs(pred, jax.vmap(branch)(operand, args), operand)
+            return select_envs(pred, jax.vmap(branch, in_axes=branch_axes)(operand, args), operand)
 
         def run_on(needing, operand, args):
             """The branch on up to ``size`` of the ``needing`` envs, and those envs."""
             # Padding ids (axis_size) read the last env and their writes are dropped.
             ids = jnp.nonzero(needing, size=size, fill_value=axis_size)[0]
-            gathered = jax.tree.map(lambda x: x.at[ids].get(mode="clip"), (operand, args))
-            out = jax.vmap(branch)(*gathered)
+
+            def gather(x, batched=True):
+                return x.at[ids].get(mode="clip") if batched else x
+
+            gathered = jax.tree.map(gather, operand), jax.tree.map(gather, args, args_batched)
+            out = jax.vmap(branch, in_axes=branch_axes)(*gathered)
             return jax.tree.map(lambda x, y: x.at[ids].set(y, mode="drop"), operand, out), ids
 
         def only_needed(operand, args):
@@ -121,3 +128,53 @@ def cond_rare(
         return out, jax.tree.map(lambda _: True, out)
 
     return run(pred, operand, args)
+
+
+def with_constants_passed(fun: Callable, *args):
+    """``(replay, consts)``: ``fun`` traced on ``args``, as a function of its constants
+    (the arrays it makes from NumPy data: a lookup table, a level's pixels) and the same
+    arguments, ``replay(consts, *args) == fun(*args)``. For custom batching rules: inside
+    a batched loop JAX counts the constants a rule's function closes over as batched,
+    and refuses them; passed as arguments, they are what they are."""
+    closed, shape = jax.make_jaxpr(fun, return_shape=True)(*args)
+
+    def replay(consts, *args):
+        out = jax.core.eval_jaxpr(closed.jaxpr, consts, *jax.tree.leaves(args))
+        return jax.tree.unflatten(jax.tree.structure(shape), out)
+
+    return replay, list(closed.consts)
+
+
+def cond_select(pred, true_fun: Callable, false_fun: Callable, *operands):
+    """``lax.cond(pred, true_fun, false_fun, *operands)`` for one env; batched, both
+    branches run on the whole batch and are selected per env, as ``lax.cond`` does under
+    ``vmap``, but what is not batched stays so: ``lax.cond`` batches every operand,
+    the constants its branches close over included (a game's level data copied once per
+    env, every step)."""
+    on_true, true_consts = with_constants_passed(true_fun, *operands)
+    on_false, false_consts = with_constants_passed(false_fun, *operands)
+
+    def branches(consts, operands):
+        return on_true(consts[0], *operands), on_false(consts[1], *operands)
+
+    @jax.custom_batching.custom_vmap
+    def run(pred, consts, operands):
+        return jax.lax.cond(
+            pred,
+            lambda c, o: on_true(c[0], *o),
+            lambda c, o: on_false(c[1], *o),
+            consts,
+            operands,
+        )
+
+    @run.def_vmap
+    def rule(axis_size, in_batched, pred, consts, operands):
+        pred_batched, consts_batched, operands_batched = in_batched
+        if not pred_batched:
+            pred = jnp.broadcast_to(pred, (axis_size,))
+        axes = jax.tree.map(lambda batched: 0 if batched else None, (consts_batched, operands_batched))
+        if_true, if_false = jax.vmap(branches, in_axes=axes)(consts, operands)
+        chosen = select_envs(pred, if_true, if_false)
+        return chosen, jax.tree.map(lambda _: True, chosen)
+
+    return run(pred, [true_consts, false_consts], operands)

@@ -16,10 +16,9 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jax import core as jax_core
 from jaxtyping import Array, Bool, Int32
 
-from gridax.batching import cond_rare
+from gridax.batching import cond_rare, cond_select, with_constants_passed
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import collision, maps, official, sprites
 from gridax.envs.arc3.camera import SCREEN, draw_rect, draw_square
@@ -98,6 +97,7 @@ __all__ = [
     "draw_sprite",
     "draw_square",
     "drawn_size",
+    "either",
     "frame_number",
     "kinds_but",
     "lose",
@@ -395,14 +395,17 @@ def rarely(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
     batch meet at a time (grabbing, detaching, a merge): the engine runs ``fn`` only on
     the envs that need it. Pass what ``fn`` reads of one env through ``args``, not a
     closure (a batching rule cannot see batched values a closure holds)."""
-    # The arrays fn makes from constants (a pixel grid, a lookup table) are passed in as
-    # arguments too: inside a batched loop (the frames of an animation) JAX counts such
-    # constants of a custom batching rule's function as batched, and refuses them.
-    closed, shape = jax.make_jaxpr(fn, return_shape=True)(state, *args)
+    replay, consts = with_constants_passed(fn, state, *args)
 
     def replayed(state, consts, *args):
-        out = jax_core.eval_jaxpr(closed.jaxpr, consts, *jax.tree.leaves((state, args)))
-        return jax.tree.unflatten(jax.tree.structure(shape), out)
+        return replay(consts, state, *args)
 
-    consts = list(closed.consts)
     return cond_rare(pred, replayed, state, consts, *args, compact_to=1 / 16, chunks=True)
+
+
+def either(pred: Flag, if_true, if_false, state: Arc3State, *args):
+    """``if_true(state, *args)`` where ``pred``, else ``if_false(state, *args)``: one
+    of the two for one env, both for a batch (as ``lax.cond`` under ``vmap``), without
+    copying the game's level data per env as ``lax.cond`` would. Pass what they read of
+    one env through ``args``."""
+    return cond_select(pred, if_true, if_false, state, *args)

@@ -366,8 +366,12 @@ def click(state, action, game: Game):
 
 
 def rule(state, action, game: Game):
-    state, done = jax.lax.cond(
-        state.memory["swapping"], swap_frame, lambda s: click(s, action, game), state
+    state, done = rules.either(
+        state.memory["swapping"],
+        lambda s, action: swap_frame(s),
+        lambda s, action: click(s, action, game),
+        state,
+        action,
     )
     won = done & floats_on_marks(state)
     state = rules.next_level(state, len(game.levels), won)
