@@ -41,6 +41,12 @@ from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3S
 # rule, and 1/32 paid 1.17x on su15: benchmarks/RESULTS.md).
 ANIMATION_CHUNK = 1 / 32
 
+# A level (re)starts, its on_set_level included, in the envs of a batch that RESET or
+# complete one, a sub-batch of this share at a time: one env in 20 resetting is 51 of
+# 1,024, and a game that sets up its level with collisions between every pair of
+# sprites (vc33) paid for all 1,024 (benchmarks/RESULTS.md).
+LEVEL_CHUNK = 1 / 16
+
 FRAMES = ("all", "last")  # what an action returns: every frame it made, or its last
 
 
@@ -84,7 +90,7 @@ def _frame_of_action(
     # select keeps it, or the state of an env that does not act, over the rule's frame.
     pending = state.pending_level
     with jax.named_scope("level_reset"):
-        advanced = cond_rare(pending & acts, advance, state)
+        advanced = cond_rare(pending & acts, advance, state, compact_to=LEVEL_CHUNK, chunks=True)
     advanced = eqx.tree_at(lambda s: s.history, advanced, state.history)  # untouched
     state = select(pending | ~jnp.asarray(acts), advanced, play(state))
     return eqx.tree_at(lambda s: s.frame, state, state.frame + jnp.asarray(acts, jnp.int32))
@@ -123,7 +129,11 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     # RESETs are rare in a batch: the level is reloaded only when some env resets.
     with jax.named_scope("level_reset"):
         state, full = cond_rare(
-            is_reset, lambda carry: _handle_reset(carry[0], game, bank), (state, jnp.bool_(False))
+            is_reset,
+            lambda carry: _handle_reset(carry[0], game, bank),
+            (state, jnp.bool_(False)),
+            compact_to=LEVEL_CHUNK,
+            chunks=True,
         )
     state = eqx.tree_at(
         lambda s: (s.status, s.complete, s.action_count, s.frame),
