@@ -63,7 +63,8 @@ def cond_rare(
     costly to compile), and many envs needing it at once cost more.
     ``true_fun`` returns a pytree like ``operand`` (structure, shapes, dtypes). Pass
     every per-env value it needs through ``args``: a custom batching rule cannot see
-    batched values that ``true_fun`` closes over.
+    batched values that ``true_fun`` closes over. Unbatched ``args`` (the same for every
+    env) reach the branch unbatched, never copied per env.
     """
 
     def branch(operand, args):
