@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
+from jax import core as jax_core
 
 
 def broadcast_unbatched(axis_size: int, in_batched, args):
@@ -140,7 +141,7 @@ def with_constants_passed(fun: Callable, *args):
     closed, shape = jax.make_jaxpr(fun, return_shape=True)(*args)
 
     def replay(consts, *args):
-        out = jax.core.eval_jaxpr(closed.jaxpr, consts, *jax.tree.leaves(args))
+        out = jax_core.eval_jaxpr(closed.jaxpr, consts, *jax.tree.leaves(args))
         return jax.tree.unflatten(jax.tree.structure(shape), out)
 
     return replay, list(closed.consts)
@@ -173,7 +174,9 @@ def cond_select(pred, true_fun: Callable, false_fun: Callable, *operands):
         pred_batched, consts_batched, operands_batched = in_batched
         if not pred_batched:
             pred = jnp.broadcast_to(pred, (axis_size,))
-        axes = jax.tree.map(lambda batched: 0 if batched else None, (consts_batched, operands_batched))
+        axes = jax.tree.map(
+            lambda batched: 0 if batched else None, (consts_batched, operands_batched)
+        )
         if_true, if_false = jax.vmap(branches, in_axes=axes)(consts, operands)
         chosen = select_envs(pred, if_true, if_false)
         return chosen, jax.tree.map(lambda _: True, chosen)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import collision, painting, sprites
+from gridax.envs.arc3 import collision, editing, painting
 from gridax.envs.arc3.game import sprite_from_json
 from gridax.envs.arc3.sprites import Sprite, build_table
 
@@ -90,7 +90,7 @@ _sprite_at = jax.jit(
 )
 _to_world = jax.jit(cam.screen_to_world)
 MERGE_PIXELS = 40  # the largest joint box of two random sprites is 38 cells wide
-_merge = jax.jit(lambda t, a, b: sprites.merge(t, a, b, MAX_DOWNSCALE))
+_merge = jax.jit(lambda t, a, b: editing.merge(t, a, b, MAX_DOWNSCALE))
 
 
 def check_cases(cases: list, where: str) -> None:

@@ -210,8 +210,8 @@ def test_malformed_levels_are_named_when_the_game_is_built():
         level = arc3.Level((sprite,))
         return dataclasses.replace(keys, name="Bad", levels=(level,), solutions=())
 
-    too_big = arc3.Sprite(tuple((3,) * 13 for _ in range(13)), "wall")
-    with pytest.raises(ValueError, match=r"game 'Bad', level 0: sprite 'wall' is 13x13 pixels"):
+    too_big = arc3.Sprite(tuple((3,) * 13 for _ in range(13)), "door")
+    with pytest.raises(ValueError, match=r"game 'Bad', level 0: sprite 'door' is 13x13 pixels"):
         with_sprite(too_big)
     with pytest.raises(ValueError, match=r"game 'Bad', level 0: sprite kind 'ghost' is not one"):
         with_sprite(arc3.Sprite(((1,),), "ghost"))
@@ -223,6 +223,27 @@ def test_malformed_levels_are_named_when_the_game_is_built():
         dataclasses.replace(keys, static_kinds=("wall", "lava"))
     with pytest.raises(ValueError, match=r"moving kinds \['lava'\] are not among"):
         arc3.rules.kinds_but(keys.kinds, ("player", "lava"))
+
+
+def test_a_static_sprite_larger_than_the_pixel_grids_is_held_per_level():
+    """A static sprite larger than ``pixel_size`` (a wall layer) is held once per level in
+    the level bank, not in the state; collisions, clicks and frames read it there."""
+    checkers = tuple(tuple(3 if (r + c) % 2 == 0 else -1 for c in range(13)) for r in range(13))
+    level = arc3.Level(
+        (arc3.Sprite(checkers, "wall"), arc3.Sprite(((1,),), "player", x=1)), grid_size=(13, 13)
+    )
+    game = dataclasses.replace(
+        GAMES["Keys"], name="BigWall", levels=(level,), solutions=(), reach=13
+    )
+    state, frame = arc3.reset(game)
+    assert state.table.pixels.shape[-1] == game.pixel_size == 12
+    assert arc3.levels.bank_of(game).static_pixels.shape[-1] == 13
+    assert int(arc3.rules.sprite_at(state, 12, 12, game)) == 0  # the wall's last pixel
+    assert int(arc3.rules.sprite_at(state, 1, 0, game)) == 1  # the player, between
+    # 13 cells drawn 4 pixels each, 6 from the screen's edge: cell (12, 12) is colour 3.
+    assert int(frame[6 + 4 * 12, 6 + 4 * 12]) == 3
+    moved, _, _ = arc3.step(state, arc3.Action(4), game)  # right: into the wall
+    assert int(moved.table.x[1]) == 1
 
 
 def test_start_level_starts_where_the_levels_before_it_lead():

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Int32
 
-from gridax.envs.arc3 import collision, sprites
+from gridax.envs.arc3 import collision, editing
 from gridax.envs.arc3.game import Game
 from gridax.envs.arc3.levels import static_pixels
 from gridax.envs.arc3.sprites import TRANSPARENT, SpriteTable
@@ -24,7 +24,7 @@ Flag = bool | jax.Array  # a condition, traced or not
 
 
 def _write(state: Arc3State, which, when: Flag = True, **columns) -> Arc3State:
-    return eqx.tree_at(lambda s: s.table, state, sprites.write(state.table, which, when, **columns))
+    return eqx.tree_at(lambda s: s.table, state, editing.write(state.table, which, when, **columns))
 
 
 def move(state: Arc3State, which, dx, dy, when: Flag = True) -> Arc3State:
@@ -182,8 +182,8 @@ def put_last(state: Arc3State, rank) -> Arc3State:
 
 
 def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
-    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.sprites.merge`)."""
-    table = sprites.merge(state.table, a, b, game.max_downscale)
+    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.editing.merge`)."""
+    table = editing.merge(state.table, a, b, game.max_downscale)
     return eqx.tree_at(lambda s: s.table, state, table)
 
 
@@ -205,7 +205,7 @@ def add_again(state: Arc3State, which, when: Flag = True) -> Arc3State:
     """Removed sprites ``which`` in the level again, as they are, last in sprite order
     (in slot order among themselves): arcengine's ``add_sprite`` of a sprite that
     ``remove_sprite`` took out before (:func:`put_last`, in slot order)."""
-    chosen = sprites.selected_slots(state.table, which) & when
+    chosen = editing.selected_slots(state.table, which) & when
     state = _write(state, chosen, True, exists=True)
     return put_last(state, jnp.where(chosen, jnp.cumsum(chosen, dtype=jnp.int32) - 1, -1))
 

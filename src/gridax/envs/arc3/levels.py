@@ -66,8 +66,8 @@ def build_bank(game: Game) -> LevelBank:
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
         backdrop=build_backdrop(whole, static, game.view_size, game.max_downscale),
-        static=None if static_pixels is None else static,
-        static_pixels=static_pixels,
+        static=None if static_pixels is None else jnp.asarray(static),
+        static_pixels=None if static_pixels is None else jnp.asarray(static_pixels),
     )
 
 

@@ -54,6 +54,7 @@ of the level at its start. Facts of the level data: which float colours each mar
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import NamedTuple
 
 import jax
@@ -320,9 +321,9 @@ def start_swap(state, valve, when):
     return rules.set_visible(state, rules.tagged(state, BRACKET), False, when)
 
 
-def swap_frame(state):
-    """One frame of a swap: the current mover steps a cell towards its goal (along the
-    axis it is furthest on), or, there, hands over to the next: ``(state, done)``."""
+def swap_frame(state, action=None):
+    """One frame of a swap, whatever the action: ``(state, done)``, the current mover a
+    cell nearer its goal (along the axis it is furthest on), or there, handing over."""
     at = state.memory["queue_at"]
     mover, goal_x, goal_y = (state.memory["queue"][at, i] for i in range(3))
     off_x, off_y = goal_x - state.table.x[mover], goal_y - state.table.y[mover]
@@ -366,13 +367,8 @@ def click(state, action, game: Game):
 
 
 def rule(state, action, game: Game):
-    state, done = rules.either(
-        state.memory["swapping"],
-        lambda s, action: swap_frame(s),
-        lambda s, action: click(s, action, game),
-        state,
-        action,
-    )
+    clicked = functools.partial(click, game=game)
+    state, done = rules.either(state.memory["swapping"], swap_frame, clicked, state, action)
     won = done & floats_on_marks(state)
     state = rules.next_level(state, len(game.levels), won)
     state = rules.lose(state, done & ~won & (state.memory["moves_left"] == 0))
