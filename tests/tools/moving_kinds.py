@@ -1,11 +1,12 @@
 """Which sprite kinds of each game change their drawing during a level, seen over its
 recorded trace (tests/fixtures/arc3/<game>_trace.json.gz): what a game's
-``Game.static_kinds`` may declare is every kind this does not list.
+``Game.static_kinds`` may declare is every kind this does not list as moving, and its
+``Game.repainted_kinds`` must hold every kind it lists as repainted.
 
 Every recorded episode is replayed, and at every frame of every action (where the engine
 draws one) every slot's drawn fields (:data:`gridax.envs.arc3.painting.DRAWN_FIELDS` and
 the pixels) are held against the level's start; a kind is moving if one of its slots
-ever differs.
+ever differs, repainted if its pixels or their size ever differ.
 
     python tests/tools/moving_kinds.py ls20 ft09
 """
@@ -26,11 +27,14 @@ from gridax.envs.arc3.painting import DRAWN_FIELDS
 from gridax.envs.arc3.types import Action
 from tests.tools.record_traces import trace_path
 
+MOVING_FIELDS = (*DRAWN_FIELDS, "pixels")
+REPAINTED_FIELDS = ("pixels", "height", "width")
 
-def _changed_slots(table, start) -> np.ndarray:
-    """``[N]``: slots whose drawing differs from the level's start (either existing)."""
+
+def _changed_slots(table, start, fields) -> np.ndarray:
+    """``[N]``: slots whose ``fields`` differ from the level's start (either existing)."""
     changed = np.zeros(table.x.shape, bool)
-    for name in (*DRAWN_FIELDS, "pixels"):
+    for name in fields:
         now, then = np.asarray(getattr(table, name)), np.asarray(getattr(start, name))
         differs = now != then
         changed |= differs.reshape(differs.shape[0], -1).any(axis=1)
@@ -38,16 +42,26 @@ def _changed_slots(table, start) -> np.ndarray:
 
 
 def moving_kinds(name: str) -> list[str]:
+    return changed_kinds(name, MOVING_FIELDS)
+
+
+def repainted_kinds(name: str) -> list[str]:
+    return changed_kinds(name, REPAINTED_FIELDS)
+
+
+def changed_kinds(name: str, fields) -> list[str]:
+    """The kinds of ``name`` whose slots' ``fields`` differ from their level's start at
+    some frame of its recorded trace."""
     game = GAMES[name]
     recorded = json.loads(gzip.decompress(trace_path(name).read_bytes()))
     starts = recorded.get("start_levels") or [0] * len(recorded["episodes"])
     bank = bank_of(game)
-    moving = set()
+    changed = set()
 
     def seen(table, level):
         start = jax.tree.map(lambda leaf: np.asarray(leaf)[int(level)], bank.table)
-        kinds = np.asarray(table.kind)[_changed_slots(table, start)]
-        moving.update(game.kinds[k] for k in kinds.tolist())
+        kinds = np.asarray(table.kind)[_changed_slots(table, start, fields)]
+        changed.update(game.kinds[k] for k in kinds.tolist())
 
     def recording_draw(state, game, bank=None):
         jax.debug.callback(seen, state.table, state.level)
@@ -62,7 +76,7 @@ def moving_kinds(name: str) -> list[str]:
                 state, _, _ = step(state, Action(*record["action"]))
     finally:
         loop.draw_frame = drawn
-    return sorted(moving)
+    return sorted(changed)
 
 
 if __name__ == "__main__":
@@ -70,4 +84,6 @@ if __name__ == "__main__":
         game = GAMES[name]
         moving = moving_kinds(name)
         still = [kind for kind in game.kinds if kind not in moving]
-        print(json.dumps({"game": name, "moving": moving, "static": still}), flush=True)
+        repainted = repainted_kinds(name)
+        found = {"game": name, "moving": moving, "static": still, "repainted": repainted}
+        print(json.dumps(found), flush=True)

@@ -175,28 +175,37 @@ def test_a_batch_steps_as_its_envs_one_by_one(name):
         assert_static_slots_unchanged(game, states, at)
 
 
+REPAINTED_FIELDS = ("pixels", "height", "width")
+
+
 @per_config  # by identity first: hashing a game walks all its levels
 def _levels_on_host(game):
-    """The drawn fields of ``game``'s levels as they start, ``[L, N, ...]``, and which of
-    their slots move, ``[L, N]``, as NumPy arrays (read once per game)."""
+    """The drawn fields of ``game``'s levels as they start, ``[L, N, ...]``, which of
+    their slots move and which keep their pixels in the level bank (the rule never
+    repaints them), ``[L, N]``, as NumPy arrays (read once per game)."""
     bank = bank_of(game)
     moving = np.zeros(np.shape(bank.table.x), bool)
     for number, slots in enumerate(np.asarray(bank.backdrop.moving)):
         moving[number, slots[slots >= 0]] = True
+    held = np.zeros_like(moving) if bank.static is None else np.asarray(bank.static)
     fields = {name: np.asarray(getattr(bank.table, name)) for name in (*DRAWN_FIELDS, "pixels")}
-    return fields, moving
+    return fields, moving, held
 
 
 def assert_static_slots_unchanged(game, states, where: str) -> None:
-    """Every slot ``Game.static_kinds`` declares static is as its level started."""
-    fields, moving = _levels_on_host(game)
+    """Every slot ``Game.static_kinds`` declares static is as its level started, and
+    every slot whose pixels the level bank holds (``Game.held_kinds``) keeps them."""
+    fields, moving, held = _levels_on_host(game)
     level = np.asarray(states.level)
     for name, starts in fields.items():
         now = np.asarray(getattr(states.table, name))
         differs = (now != starts[level]).reshape(now.shape[0], now.shape[1], -1).any(axis=-1)
         wrong = differs & ~moving[level]
+        if name in REPAINTED_FIELDS:
+            wrong = wrong | (differs & held[level])
         assert not wrong.any(), (
-            f"{where}: {name} of static slots {np.argwhere(wrong).tolist()} (env, slot) changed"
+            f"{where}: {name} of static or unrepainted slots {np.argwhere(wrong).tolist()} "
+            "(env, slot) changed"
         )
 
 

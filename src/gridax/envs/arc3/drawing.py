@@ -11,7 +11,7 @@ import jax
 from gridax.envs.arc3 import camera as cam
 from gridax.envs.arc3 import painting
 from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.levels import LevelBank, bank_of
+from gridax.envs.arc3.levels import LevelBank, bank_of, static_pixels_in
 from gridax.envs.arc3.types import Arc3State
 
 
@@ -30,6 +30,7 @@ def draw_frame(state: Arc3State, game: Game, bank: LevelBank | None = None) -> j
             game.view_size,
             game.paint_area,
             game.max_downscale,
+            static_pixels_in(bank, state.level),
         )
         canvas = cam.upscale(
             painting.colours_of(packed, camera.background), camera, game.view_sizes

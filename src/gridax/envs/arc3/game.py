@@ -81,9 +81,10 @@ class Game:
 
     Static sizes (one compilation for every level): ``num_slots`` sprites per level (by
     default as many as the fullest level has; more when the rule adds sprites),
-    sprites of at most ``pixel_size`` squared pixels (by default the largest sprite not
-    of ``static_kinds``: static ones may be larger, their pixels held once per level,
-    not per game in play) drawn at most ``reach`` cells wide,
+    sprites of at most ``pixel_size`` squared pixels (by default the largest sprite
+    whose pixels may change: not of ``static_kinds``, or of ``repainted_kinds`` where
+    the game declares them; the others' pixels are held once per level, not per game in
+    play, and may be larger) drawn at most ``reach`` cells wide,
     ``max_frames`` frames per action, ``undo_depth`` snapshots for ACTION7 (``UNDO``; 0
     when the game does not offer it), or ``undo_in_rule`` for a game whose rule undoes
     in its own way (sk48: ACTION7 reaches the rule as any other action).
@@ -96,7 +97,7 @@ class Game:
     available_actions: tuple[int, ...] = (1, 2, 3, 4)
     tags: tuple[str, ...] = ()
     num_slots: int = 0  # 0: the most sprites any level declares
-    pixel_size: int = 0  # 0: the largest sprite's not of static_kinds
+    pixel_size: int = 0  # 0: the largest sprite's whose pixels may change
     reach: int = 8
     max_downscale: int = 1
     memory: Mapping[str, Var] | tuple[tuple[str, Var], ...] = ()  # kept as sorted pairs
@@ -122,6 +123,11 @@ class Game:
     # decoration, a board): drawn once per level into its static layer, never again
     # (gridax.envs.arc3.painting). A rule must not move, repaint, hide or remove them.
     static_kinds: tuple[str, ...] = ()
+    # Kinds whose pixels (or their grid's size) the rule changes: recolour, repaint,
+    # set_pixels, resize, a sprite added. Where a game declares them, only their pixels
+    # are held per game in play, every other sprite's once per level (a moving sprite
+    # the rule never repaints, too); None: every kind not static.
+    repainted_kinds: tuple[str, ...] | None = None
     # The most view cells the other (moving) sprites' boxes cover at once, the length of
     # the list a frame paints them from (0: a quarter more than any level starts with). A
     # frame whose moving sprites cover more is still exact, drawn the slow way.
@@ -134,10 +140,10 @@ class Game:
             raise ValueError(f"{where}: a game needs at least one level")
         if self.num_slots == 0:  # every slot is drawn each frame: no more than needed
             object.__setattr__(self, "num_slots", max(len(level.sprites) for level in self.levels))
-        if self.pixel_size == 0:  # the state holds the moving sprites' pixels
-            moving = [s for level in self.levels for s in level.sprites]
-            moving = [s for s in moving if s.kind not in self.static_kinds]
-            size = max((max(np.shape(s.pixels)) for s in moving), default=1)
+        if self.pixel_size == 0:  # the state holds the pixels that may change
+            changing = [s for level in self.levels for s in level.sprites]
+            changing = [s for s in changing if s.kind not in self.held_kinds]
+            size = max((max(np.shape(s.pixels)) for s in changing), default=1)
             object.__setattr__(self, "pixel_size", size)
         bad = [a for a in self.available_actions if a not in range(1, 8)]
         if bad:
@@ -148,9 +154,10 @@ class Game:
             )
         if self.undo_depth > 0 and self.undo_in_rule:
             raise ValueError(f"{where}: undo_depth > 0 and undo_in_rule: undo one way only")
-        unknown = sorted(set(self.static_kinds) - set(self.kinds))
-        if unknown:
-            raise ValueError(f"{where}: static_kinds {unknown} are not among its kinds")
+        for name in ("static_kinds", "repainted_kinds"):
+            unknown = sorted(set(getattr(self, name) or ()) - set(self.kinds))
+            if unknown:
+                raise ValueError(f"{where}: {name} {unknown} are not among its kinds")
         if (UNDO in self.available_actions) != (self.undo_depth > 0 or self.undo_in_rule):
             raise ValueError(
                 f"{where}: ACTION7 (undo) is offered if and only if undo_depth > 0 or undo_in_rule"
@@ -172,7 +179,7 @@ class Game:
                 self.pixel_size,
                 self.kinds,
                 self.tags,
-                self.static_kinds,
+                self.held_kinds,
             )
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
@@ -216,20 +223,30 @@ class Game:
         }
 
     @property
-    def static_pixel_size(self) -> int:
-        """The side of the largest static sprite's pixel grid when it exceeds
-        ``pixel_size`` (the level bank then holds the static sprites' pixels at this
-        size), else 0."""
+    def held_kinds(self) -> tuple[str, ...]:
+        """The kinds whose pixels never change during a level: the static ones, or every
+        kind but ``repainted_kinds`` where the game declares them."""
+        if self.repainted_kinds is None:
+            return self.static_kinds
+        return tuple(kind for kind in self.kinds if kind not in self.repainted_kinds)
+
+    @property
+    def held_pixel_size(self) -> int:
+        """The side of the pixel grids the level bank holds the ``held_kinds``' sprites
+        at, or 0 where the state holds every sprite's pixels (no ``repainted_kinds``, and
+        every static sprite fits ``pixel_size``)."""
         largest = max(
             (
                 max(np.shape(s.pixels))
                 for level in self.levels
                 for s in level.sprites
-                if s.kind in self.static_kinds
+                if s.kind in self.held_kinds
             ),
             default=0,
         )
-        return largest if largest > self.pixel_size else 0
+        if self.repainted_kinds is None and largest <= self.pixel_size:
+            return 0
+        return max(largest, self.pixel_size)
 
     @property
     def view_size(self) -> int:

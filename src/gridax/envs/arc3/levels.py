@@ -22,12 +22,13 @@ from gridax.fields import as_dtype
 class LevelBank(eqx.Module):
     """Every level of a game, stacked: ``[L, ...]``, and their static layers.
 
-    ``table`` is what a level starts with in the state. Where a game's static sprites
-    are larger than its ``pixel_size`` (a wall layer the size of the world), their
-    pixels are not in ``table`` but in ``static_pixels`` (``[L, N, S, S]``, the static
-    slots ``static`` of each level, ``[L, N]``): per level, not per game in play, so
-    that the state, and every pass a batched step makes over it, stays the size of the
-    moving sprites. ``None`` where every sprite fits ``pixel_size``."""
+    ``table`` is what a level starts with in the state. The pixels of the sprites whose
+    pixels never change during a level (``Game.held_kinds``: the static ones, or all but
+    the repainted ones) are held in ``static_pixels`` (``[L, N, S, S]``, those slots
+    ``static`` of each level, ``[L, N]``) where a game's ``held_pixel_size`` says so (a
+    wall layer the size of the world, boards a rule only moves): per level, not per game
+    in play, so that the state, and every pass a batched step makes over it, is the size
+    of what changes. ``None`` where the state holds every sprite's pixels."""
 
     table: SpriteTable
     grid_size: Int32[Array, "L 2"] = eqx.field(converter=as_dtype(jnp.int32))  # 0: keep
@@ -49,24 +50,26 @@ def _stacked_columns(game: Game, pixel_size: int, static_kinds=()) -> dict[str, 
 
 def build_bank(game: Game) -> LevelBank:
     """The game's levels as arrays (:func:`bank_of` builds it once per game)."""
-    stacked = _stacked_columns(game, game.pixel_size, game.static_kinds)
+    stacked = _stacked_columns(game, game.pixel_size, game.held_kinds)
     starts = [game.level_memory(number) for number in range(len(game.levels))]
     memory = {name: jnp.asarray(np.stack([s[name] for s in starts])) for name in game.variables}
     sizes = [level.grid_size or (0, 0) for level in game.levels]
     table = SpriteTable(**stacked)
     static_kinds = [game.kinds.index(kind) for kind in game.static_kinds]
-    static = np.isin(stacked["kind"], static_kinds) & stacked["exists"]
+    static = np.isin(stacked["kind"], static_kinds)
+    held_kinds = [game.kinds.index(kind) for kind in game.held_kinds]
+    held = np.isin(stacked["kind"], held_kinds) & stacked["exists"]
     static_pixels, whole = None, table
-    if game.static_pixel_size:
-        pixels = _stacked_columns(game, game.static_pixel_size)["pixels"]
-        static_pixels = np.where(static[:, :, None, None], pixels, TRANSPARENT).astype(np.int8)
+    if game.held_pixel_size:
+        pixels = _stacked_columns(game, game.held_pixel_size)["pixels"]
+        static_pixels = np.where(held[:, :, None, None], pixels, TRANSPARENT).astype(np.int8)
         whole = eqx.tree_at(lambda t: t.pixels, table, pixels)
     return LevelBank(
         table=table,
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
         backdrop=build_backdrop(whole, static, game.view_size, game.max_downscale),
-        static=None if static_pixels is None else jnp.asarray(static),
+        static=None if static_pixels is None else jnp.asarray(held),
         static_pixels=None if static_pixels is None else jnp.asarray(static_pixels),
     )
 
@@ -85,14 +88,18 @@ def initial_camera(game: Game) -> Camera:
 
 
 def static_pixels(state: Arc3State, game: Game) -> StaticPixels | None:
-    """Where the level bank holds the pixels of the state's static sprites (those larger
-    than the table's, :class:`LevelBank`), for what reads any sprite's pixels
-    (collisions, what a click lands on); ``None`` where the table holds them all."""
-    bank = bank_of(game)
+    """Where the level bank holds the pixels of the state's sprites whose pixels never
+    change (:class:`LevelBank`), for what reads any sprite's pixels (collisions, what a
+    click lands on, drawing); ``None`` where the table holds them all."""
+    return static_pixels_in(bank_of(game), state.level)
+
+
+def static_pixels_in(bank: LevelBank, level) -> StaticPixels | None:
+    """:func:`static_pixels` of level ``level`` of ``bank``."""
     if bank.static_pixels is None:
         return None
-    static = jnp.asarray(bank.static)[state.level]
-    return StaticPixels(jnp.asarray(bank.static_pixels), static, state.level)
+    held = jnp.asarray(bank.static)[level]
+    return StaticPixels(jnp.asarray(bank.static_pixels), held, level)
 
 
 def _level_of(bank: LevelBank, index) -> tuple[SpriteTable, Array, dict[str, Array]]:

@@ -31,6 +31,7 @@ from jaxtyping import Array, Int32
 from gridax.batching import cond_rare
 from gridax.envs.arc3.sprites import (
     SpriteTable,
+    StaticPixels,
     all_pixels_at,
     drawn_size,
     rows_of,
@@ -65,10 +66,18 @@ def colours_of(packed, background) -> jax.Array:
     return jnp.where(packed >= 0, packed & 15, background.astype(jnp.int32)).astype(jnp.int8)
 
 
-def packed_at(table: SpriteTable, shown, world_rows, world_cols, max_downscale: int):
+def packed_at(
+    table: SpriteTable,
+    shown,
+    world_rows,
+    world_cols,
+    max_downscale: int,
+    static: StaticPixels | None = None,
+    slots=None,
+):
     """The top packed pixel of the slots ``shown`` at each world cell ``(world_rows,
     world_cols)`` (arrays that broadcast together), ``NOTHING`` where none draws: every
-    slot sampled at every cell."""
+    slot sampled at every cell (``static``, ``slots``: as for ``all_pixels_at``)."""
     cells = jnp.broadcast_shapes(world_rows.shape, world_cols.shape)
     extra = (1,) * len(cells)
     shape = (table.x.shape[-1], *cells)
@@ -79,6 +88,8 @@ def packed_at(table: SpriteTable, shown, world_rows, world_cols, max_downscale: 
         jnp.broadcast_to(local_rows, shape),
         jnp.broadcast_to(local_cols, shape),
         max_downscale,
+        static,
+        slots,
     )
     keys = draw_keys(table.layer, table.order).reshape(table.x.shape + extra)
     drawn = (samples >= 0) & (shown & table.visible & table.exists).reshape(table.x.shape + extra)
@@ -147,11 +158,12 @@ def _static_view(backdrop: Backdrop, level, camera, size: int) -> Int32[Array, "
     return jax.lax.dynamic_slice(backdrop.packed, (level, top, left), (1, size, size))[0]
 
 
-def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: int):
+def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: int, static=None):
     """``(rows, cols, packed, fits)``: a list of ``area`` (static) view cells holding
     every cell of the moving slots' boxes on the view, each with the packed pixel its
     slot draws there (``NOTHING`` for a transparent pixel or past the list's end), and
-    whether the boxes ``fit`` in the list."""
+    whether the boxes ``fit`` in the list. ``static``: where the level bank holds the
+    pixels of moving slots the rule never repaints."""
     sprites = rows_of(table, jnp.maximum(moving, 0))
     height, width = drawn_size(sprites)
     left = jnp.clip(sprites.x - camera.x, 0, camera.width)
@@ -171,21 +183,26 @@ def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: i
     cols = left[which] + offset % safe_across
     sprite = rows_of(sprites, which)
     size = table.pixels.shape[-1]
-    base = jnp.maximum(moving[which], 0) * (size * size)
+    slot = jnp.maximum(moving[which], 0)
     local_rows, local_cols = rows + camera.y - sprite.y, cols + camera.x - sprite.x
-    colour = sprite_pixel(sprite, local_rows, local_cols, max_downscale, base)
+    colour = sprite_pixel(
+        sprite, local_rows, local_cols, max_downscale, slot * (size * size), static, slot
+    )
     drawn = (entry < ends[-1]) & (colour >= 0)
     packed = jnp.where(drawn, keys[which] | colour.astype(jnp.int32), NOTHING)
     return rows, cols, packed, ends[-1] <= area
 
 
-def moving_everywhere(table: SpriteTable, moving, camera, size: int, max_downscale: int):
+def moving_everywhere(
+    table: SpriteTable, moving, camera, size: int, max_downscale: int, static=None
+):
     """The moving slots' top packed pixel at every one of the ``size`` x ``size`` view
     cells (every moving slot sampled at every cell: for boxes that overflow the list)."""
-    sprites = jax.tree.map(lambda column: column[jnp.maximum(moving, 0)], table)
+    slots = jnp.maximum(moving, 0)
+    sprites = jax.tree.map(lambda column: column[slots], table)
     rows = jnp.arange(size, dtype=jnp.int32)[:, None] + camera.y
     cols = jnp.arange(size, dtype=jnp.int32)[None, :] + camera.x
-    return packed_at(sprites, moving >= 0, rows, cols, max_downscale)
+    return packed_at(sprites, moving >= 0, rows, cols, max_downscale, static, slots)
 
 
 def paint_view(
@@ -196,20 +213,22 @@ def paint_view(
     size: int,
     area: int,
     max_downscale: int,
+    static: StaticPixels | None = None,
 ) -> Int32[Array, "size size"]:
     """The packed top pixel at each of the ``size`` x ``size`` view cells from the
     camera's corner (module docstring): the level's static layer under the moving
     sprites, painted in their boxes, or sampled at every cell in the envs of a batch
-    whose boxes do not fit in ``area`` cells."""
+    whose boxes do not fit in ``area`` cells. ``static``: where the level bank holds
+    the pixels of moving sprites the rule never repaints."""
     under = _static_view(backdrop, level, camera, size)
     moving = backdrop.moving[level]
-    rows, cols, packed, fits = moving_cells(table, moving, camera, area, max_downscale)
+    rows, cols, packed, fits = moving_cells(table, moving, camera, area, max_downscale, static)
     painted = under.reshape(-1).at[rows * size + cols].max(packed, mode="drop")
 
-    def everywhere(painted, under, table, camera, moving):
-        return jnp.maximum(under, moving_everywhere(table, moving, camera, size, max_downscale))
+    def everywhere(painted, under, table, camera, moving, static):
+        sprites = moving_everywhere(table, moving, camera, size, max_downscale, static)
+        return jnp.maximum(under, sprites)
 
     painted = painted.reshape(size, size)
-    return cond_rare(
-        ~fits, everywhere, painted, under, table, camera, moving, compact_to=1 / 64, chunks=True
-    )
+    args = (under, table, camera, moving, static)
+    return cond_rare(~fits, everywhere, painted, *args, compact_to=1 / 64, chunks=True)

@@ -377,11 +377,17 @@ def pixel_at(
 
 
 def all_pixels_at(
-    table: SpriteTable, rows, cols, max_downscale: int = 1, static: StaticPixels | None = None
+    table: SpriteTable,
+    rows,
+    cols,
+    max_downscale: int = 1,
+    static: StaticPixels | None = None,
+    slots=None,
 ):
     """:func:`sprite_pixel` of every slot: ``rows``/``cols`` ``[N, ...]``, one per slot
-    (static slots' pixels from ``static`` where given)."""
-    slots = jnp.arange(table.x.shape[-1])
+    (static slots' pixels from ``static`` where given; ``slots``: the slots ``table``'s
+    rows are, where it is some of a table's)."""
+    slots = jnp.arange(table.x.shape[-1]) if slots is None else slots
     return jax.vmap(
         lambda sprite, r, c, slot: sprite_pixel(
             sprite, r, c, max_downscale, static=static, slot=slot
