@@ -415,17 +415,10 @@ POINTS = (
 # fmt: on
 SOLUTIONS = tuple(tuple((CLICK, x, y) for x, y in run) for run in POINTS)
 
-# What the rule recolours (tests/tools/moving_kinds.py): blocks, targets, bits,
-# selectors, buttons, all 9x9 at most; the tablets (61 wide) only move.
-REPAINTED_KINDS = (
-    "baxznkbwix egshileqmu iggxhsyqne kbopcuwwcp lxzoctclpu rnftwykgro uyvgvwtfhs "
-    "xgapnkybba ylbysintoa znhdjhhoai"
-).split()
-
 GAME = Game(
     **lv.DATA.game_fields(),
     static_kinds=rules.kinds_but(lv.DATA.kinds, lv.MOVING_KINDS),
-    repainted_kinds=tuple(REPAINTED_KINDS),
+    repainted_kinds=lv.REPAINTED_KINDS,
     levels=lv.LEVELS,
     rule=rule,
     num_slots=lv.NUM_SLOTS,

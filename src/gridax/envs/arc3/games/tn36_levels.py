@@ -261,3 +261,9 @@ MOVING_KINDS = (
     "qaiqvpifch qwzbxapgyg rnftwykgro uyvgvwtfhs veaxnfieni xgapnkybba yikencmwll ylbysintoa "
     "znhdjhhoai"
 )
+# What the rule recolours (tests/tools/moving_kinds.py): blocks, targets, bits, selectors
+# and buttons, 9x9 at most; the other moving kinds (the 61-wide tablets) only move.
+REPAINTED_KINDS = (
+    "baxznkbwix", "egshileqmu", "iggxhsyqne", "kbopcuwwcp", "lxzoctclpu", "rnftwykgro",
+    "uyvgvwtfhs", "xgapnkybba", "ylbysintoa", "znhdjhhoai",
+)  # fmt: skip
