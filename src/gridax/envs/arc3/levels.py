@@ -38,11 +38,9 @@ class LevelBank(eqx.Module):
     static_pixels: Int8[Array, "L N S S"] | None = None
 
 
-def _stacked_columns(game: Game, pixel_size: int, static_kinds=()) -> dict[str, np.ndarray]:
+def _stacked_columns(game: Game, pixel_size: int, held_kinds=()) -> dict[str, np.ndarray]:
     columns = [
-        table_columns(
-            level.sprites, game.num_slots, pixel_size, game.kinds, game.tags, static_kinds
-        )
+        table_columns(level.sprites, game.num_slots, pixel_size, game.kinds, game.tags, held_kinds)
         for level in game.levels
     ]
     return {name: np.stack([c[name] for c in columns]) for name in columns[0]}

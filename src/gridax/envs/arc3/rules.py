@@ -308,19 +308,10 @@ def pixel_cells(state: Arc3State) -> tuple[Int32[Array, "N P P"], Int32[Array, "
 def source_pixel(state: Arc3State, slot, row, col, game: Game) -> jax.Array:
     """Pixel ``(row, col)`` of sprite ``slot``'s own grid (not rotated or scaled;
     transparent off it), static sprites' included wherever the engine keeps them."""
-    static = static_pixels(state, game)
     table = state.table
     inside = (row >= 0) & (col >= 0) & (row < table.height[slot]) & (col < table.width[slot])
-    own = _grid_pixel(table.pixels[slot], row, col)
-    if static is not None:
-        held = _grid_pixel(static.pixels[static.level, slot], row, col)
-        own = jnp.where(static.slots[slot], held, own)
-    return jnp.where(inside, own, TRANSPARENT).astype(jnp.int8)
-
-
-def _grid_pixel(grid, row, col):
-    size = grid.shape[-1]
-    return grid[jnp.clip(row, 0, size - 1), jnp.clip(col, 0, size - 1)]
+    pixel = sprites.grid_pixel(table, slot, row, col, static_pixels(state, game))
+    return jnp.where(inside, pixel, TRANSPARENT).astype(jnp.int8)
 
 
 def covered(state: Arc3State, under: int, over: int) -> jax.Array:

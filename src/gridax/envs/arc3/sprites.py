@@ -125,9 +125,9 @@ class SpriteTable(eqx.Module):
 
 
 class StaticPixels(eqx.Module):
-    """The pixels of static sprites held once per level, not in the table (where they
-    are larger than its pixels: :class:`gridax.envs.arc3.levels.LevelBank`): every
-    level's, ``[L, N, S, S]``, which slots of the level in play they are, and its
+    """The pixels the level bank holds once per level, not the table: those of the
+    sprites whose pixels never change (:class:`gridax.envs.arc3.levels.LevelBank`):
+    every level's, ``[L, N, S, S]``, which slots of the level in play they are, and its
     number. What reads any sprite's pixels takes them from here for those slots."""
 
     pixels: Int8[Array, "L N S S"]
@@ -158,12 +158,12 @@ def table_columns(
     pixel_size: int,
     kinds: Sequence[str],
     tags: Sequence[str] = (),
-    static_kinds: Sequence[str] = (),
+    held_kinds: Sequence[str] = (),
 ) -> dict[str, np.ndarray]:
     """:func:`build_table`'s columns as NumPy arrays (checking every sprite fits, with
-    named errors), without starting JAX. A sprite of ``static_kinds`` larger than
+    named errors), without starting JAX. A sprite of ``held_kinds`` larger than
     ``pixel_size`` is left transparent (its height and width kept): the level bank holds
-    its pixels (:func:`gridax.envs.arc3.levels.whole_table`)."""
+    its pixels (:class:`StaticPixels`)."""
     if len(sprites) > num_slots:
         raise ValueError(f"{len(sprites)} sprites do not fit in {num_slots} slots")
     n = num_slots
@@ -176,7 +176,7 @@ def table_columns(
     tag_rows = np.zeros((n, len(tags)), bool)
     for i, sprite in enumerate(sprites):
         rows = np.asarray(sprite.pixels, np.int8)
-        elsewhere = sprite.kind in static_kinds and max(rows.shape) > pixel_size
+        elsewhere = sprite.kind in held_kinds and max(rows.shape) > pixel_size
         if max(rows.shape) > pixel_size and not elsewhere:
             raise ValueError(
                 f"sprite {sprite.kind!r} is {rows.shape[0]}x{rows.shape[1]} pixels; "
@@ -269,6 +269,13 @@ def _reader(pixels, base, static: StaticPixels | None, slot):
         return jnp.where(static.slots[slot], held, own)
 
     return read
+
+
+def grid_pixel(table: SpriteTable, slot, row, col, static: StaticPixels | None = None):
+    """Pixel ``(row, col)`` of sprite ``slot``'s own grid, not rotated or scaled
+    (clipped to the grid), from ``static`` where it holds the slot's pixels."""
+    size = table.pixels.shape[-1]
+    return _reader(table.pixels, slot * size * size, static, slot)(row, col)
 
 
 def drawn_cell(sprite: SpriteTable, row, col):
