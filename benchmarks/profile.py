@@ -116,7 +116,7 @@ def frames_not_drawn():
     """The game loop with its drawing replaced by the last frame shown, while a rollout
     is traced: what is left is the step without rendering (its frames are wrong; only
     its time counts)."""
-    from gridax.envs.arc3 import loop
+    from gridax.envs.arc3.engine import loop
 
     def shown(state, game, bank=None):
         return state.screen
@@ -133,7 +133,7 @@ def traced_arc3_rollout(game, num_steps: int, frames: str):
     """:func:`gridax.bench.arc3.make_arc3_rollout` traced afresh (not through the game's
     cached jitted step), so that :func:`frames_not_drawn` reaches it."""
     from gridax.bench.rollout import make_scan_rollout
-    from gridax.envs.arc3 import levels, loop
+    from gridax.envs.arc3.engine import levels, loop
 
     bank = levels.bank_of(game)
     step_one = jax.vmap(lambda s, a: loop.perform_action(s, a, game, bank, frames))

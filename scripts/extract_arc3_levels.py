@@ -15,7 +15,7 @@ mirrors, blocking, visibility, collidability, tags, in the level's list order), 
 size, data values and name, and the module's sprite catalogue (the sprites a game clones
 during play). No code of the game is kept: only what its levels hold.
 
-gridax reads these files at run time (``gridax.envs.arc3.official``); it never needs the
+gridax reads these files at run time (``gridax.envs.arc3.tools.official``); it never needs the
 official files or Python 3.12.
 """
 
@@ -35,8 +35,8 @@ from arcengine import ARCBaseGame, Camera, Level, Sprite
 OUT = Path(__file__).resolve().parent.parent / "src" / "gridax" / "envs" / "arc3" / "data"
 
 
-# gridax's Blocking values (gridax.envs.arc3.sprites): the records are in the format of
-# gridax.envs.arc3.game.sprite_to_json, with arcengine's sprite name as the kind.
+# gridax's Blocking values (gridax.envs.arc3.engine.sprites): the records are in the format of
+# gridax.envs.arc3.engine.game.sprite_to_json, with arcengine's sprite name as the kind.
 BLOCKING = {"NOT_BLOCKED": 0, "BOUNDING_BOX": 1, "PIXEL_PERFECT": 2}
 
 

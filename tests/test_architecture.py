@@ -140,7 +140,10 @@ def test_games_take_everything_from_the_authoring_facade():
     games_package = "gridax.envs.arc3.games"
     allowed = {"gridax.envs.arc3", "gridax.envs.arc3.rules", games_package}
     for path in games.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        source = path.read_text()
+        # The state and its sprite table are written through rules (lay_out, update_memory).
+        assert "tree_at" not in source, f"{_name(path)} writes the state itself"
+        for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax"):
                 names = {f"{node.module}.{a.name}" for a in node.names}
                 # A game's own modules count too: its data prepared (ls20_levels), parts
@@ -150,3 +153,15 @@ def test_games_take_everything_from_the_authoring_facade():
                 assert (node.module in allowed or own) and (
                     node.module != "gridax.envs.arc3" or names <= {"gridax.envs.arc3.rules"}
                 ), f"{_name(path)} imports {node.module}"
+
+
+def test_the_arc3_engine_imports_no_game_tool_or_facade():
+    """``envs/arc3/engine`` is the bottom layer: games reach it through ``rules``, tools
+    and the env build on it, and it imports none of them (docs/design.md)."""
+    engine = SRC / "envs" / "arc3" / "engine"
+    for path in engine.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridax.envs"):
+                assert node.module.startswith("gridax.envs.arc3.engine"), (
+                    f"{_name(path)} imports {node.module}"
+                )

@@ -14,7 +14,7 @@ import pytest
 import gridax
 from gridax.envs.arc import ArcLevel
 from gridax.envs.arc.tasks import augmentation as augment
-from gridax.envs.arc3.types import Action
+from gridax.envs.arc3.engine.types import Action
 from tests.envs.arc3.test_engine import hex_frame
 from tests.tools.record_traces import trace_path
 

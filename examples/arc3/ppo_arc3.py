@@ -49,9 +49,10 @@ import numpy as np
 
 import gridax
 from gridax.batching import select_envs
-from gridax.envs.arc3 import CLICK, RESET, Action, evaluation
+from gridax.envs.arc3 import CLICK, RESET, Action
 from gridax.envs.arc3 import games as arc3_games
-from gridax.envs.arc3.camera import SCREEN
+from gridax.envs.arc3.engine.camera import SCREEN
+from gridax.envs.arc3.tools import evaluation
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 import ppo  # noqa: E402

@@ -1,7 +1,7 @@
 """``gridax evaluate | score``: an ARC policy scored as ARC Prize scores it, a
 submission file scored, and (``evaluate --arc3``) a policy on the ARC-AGI-3 games. The
 work is :func:`gridax.envs.arc.evaluate`, :func:`gridax.envs.arc.score_submission` and
-:mod:`gridax.envs.arc3.evaluation`; here are the command line's parts: reading the
+:mod:`gridax.envs.arc3.tools.evaluation`; here are the command line's parts: reading the
 ``--tasks`` and ``--policy`` specs, the progress bar and the report files.
 """
 

@@ -1,5 +1,5 @@
 """ARC Prize's own scorecard (``arc-agi`` 0.9.9, Python 3.12+) scoring given plays, for
-tests/envs/arc3/test_scoring.py to hold gridax.envs.arc3.scoring against.
+tests/envs/arc3/test_scoring.py to hold gridax.envs.arc3.tools.scoring against.
 
 A case is one scorecard: a list of games, each with its ``baseline_actions`` (``null``:
 the game has no metadata at all) and its plays (none: the game was never played), each

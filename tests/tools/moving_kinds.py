@@ -4,7 +4,7 @@ recorded trace (tests/fixtures/arc3/<game>_trace.json.gz): what a game's
 ``Game.repainted_kinds`` must hold every kind it lists as repainted.
 
 Every recorded episode is replayed, and at every frame of every action (where the engine
-draws one) every slot's drawn fields (:data:`gridax.envs.arc3.painting.DRAWN_FIELDS` and
+draws one) every slot's drawn fields (:data:`gridax.envs.arc3.engine.painting.DRAWN_FIELDS` and
 the pixels) are held against the level's start; a kind is moving if one of its slots
 ever differs, repainted if its pixels or their size ever differ.
 
@@ -20,11 +20,12 @@ import sys
 import jax
 import numpy as np
 
-from gridax.envs.arc3 import env, loop
+from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine import loop
+from gridax.envs.arc3.engine.levels import bank_of
+from gridax.envs.arc3.engine.painting import DRAWN_FIELDS
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import GAMES
-from gridax.envs.arc3.levels import bank_of
-from gridax.envs.arc3.painting import DRAWN_FIELDS
-from gridax.envs.arc3.types import Action
 from tests.tools.record_traces import trace_path
 
 MOVING_FIELDS = (*DRAWN_FIELDS, "pixels")

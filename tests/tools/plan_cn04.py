@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import cn04
-from gridax.envs.arc3.types import Action
 
 GAME = cn04.GAME
 BOARD = 20

@@ -20,8 +20,8 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env, rules
+from gridax.envs.arc3.engine.types import WIN, Action
 from gridax.envs.arc3.games import wa30
-from gridax.envs.arc3.types import WIN, Action
 
 GAME = wa30.GAME
 STEP = jax.jit(lambda state, action: env.step(state, action, GAME))

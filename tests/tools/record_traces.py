@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from gridax.bench.arc3 import is_ported, official_games_folder
-from gridax.envs.arc3 import env, official
-from gridax.envs.arc3.game import to_json
+from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.game import to_json
+from gridax.envs.arc3.engine.types import CLICK, UNDO
 from gridax.envs.arc3.games import GAMES
-from gridax.envs.arc3.types import CLICK, UNDO
+from gridax.envs.arc3.tools import official
 
 HERE = Path(__file__).parent
 REFERENCE = HERE.parent / "envs" / "arc3" / "arcengine" / "games.py"

@@ -22,8 +22,8 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import WIN, Action
 from gridax.envs.arc3.games import cd82
-from gridax.envs.arc3.types import WIN, Action
 
 
 def strokes(level: int) -> list[tuple[str, int]]:

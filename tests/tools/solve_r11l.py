@@ -27,11 +27,11 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.sprites import world_cells
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import r11l
 from gridax.envs.arc3.games import r11l_levels as lv
 from gridax.envs.arc3.rules import CLICK
-from gridax.envs.arc3.sprites import world_cells
-from gridax.envs.arc3.types import Action
 
 PAD = 24  # world cells kept beyond each side of the screen
 SIZE = 64 + 2 * PAD

@@ -30,8 +30,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gridax.envs.arc3 import env, rules, search
+from gridax.envs.arc3 import env, rules
 from gridax.envs.arc3.games import s5i5
+from gridax.envs.arc3.tools import search
 
 MARGIN, SIZE, FAR = 8, 80, 10_000  # the distance fields' window: world cells -8 to 71
 

@@ -23,9 +23,9 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import WIN, Action
 from gridax.envs.arc3.games import sk48
 from gridax.envs.arc3.games.sk48_levels import STEP
-from gridax.envs.arc3.types import WIN, Action
 
 ARROWS = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
 BEAM = 5000  # states kept a depth

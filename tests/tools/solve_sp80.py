@@ -23,8 +23,8 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import sp80, sp80_levels
-from gridax.envs.arc3.types import Action
 
 TAGS = sp80_levels.TAGS
 BEAM = 150

@@ -20,9 +20,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import CLICK, GAME_OVER, Action
 from gridax.envs.arc3.games import su15
 from gridax.envs.arc3.games import su15_levels as lv
-from gridax.envs.arc3.types import CLICK, GAME_OVER, Action
 
 GAME = su15.GAME
 GRID = [(x, y) for y in range(11, 63, 3) for x in range(1, 64, 3)]

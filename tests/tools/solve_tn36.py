@@ -22,10 +22,10 @@ import sys
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import tn36
 from gridax.envs.arc3.games import tn36_levels as lv
 from gridax.envs.arc3.rules import CLICK
-from gridax.envs.arc3.types import Action
 
 RIGHT = tn36.RIGHT
 # The memory variables with an entry per machine (their first axis).

@@ -17,8 +17,8 @@ from __future__ import annotations
 import jax
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import tr87
-from gridax.envs.arc3.types import Action
 
 VARIANTS = tr87.VARIANTS
 PRESS_ORDER = (0, 1, 6, 2, 5, 3, 4)  # turns, by the presses they take

@@ -22,9 +22,10 @@ from collections import deque
 
 import numpy as np
 
-from gridax.envs.arc3 import env, rules, search
+from gridax.envs.arc3 import env, rules
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import wa30
-from gridax.envs.arc3.types import Action
+from gridax.envs.arc3.tools import search
 
 GAME = wa30.GAME
 ACTIONS = [(a, 0, 0) for a in range(1, 6)]

@@ -21,10 +21,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import collision, editing, painting
-from gridax.envs.arc3.game import sprite_from_json
-from gridax.envs.arc3.sprites import Sprite, build_table
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine import collision, editing, painting
+from gridax.envs.arc3.engine.game import sprite_from_json
+from gridax.envs.arc3.engine.sprites import Sprite, build_table
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDED = ROOT / "tests" / "fixtures" / "arc3" / "engine_cases.json"

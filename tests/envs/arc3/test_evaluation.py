@@ -8,7 +8,7 @@ import jax.numpy as jnp
 
 from gridax import cli
 from gridax.envs import arc3
-from gridax.envs.arc3 import evaluation
+from gridax.envs.arc3.tools import evaluation
 
 
 def stay_still(obs, key):

@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 from gridax.dispatch import per_config
-from gridax.envs.arc3 import env, games, official
-from gridax.envs.arc3.game import to_json
+from gridax.envs.arc3 import env, games
+from gridax.envs.arc3.engine.game import to_json
+from gridax.envs.arc3.engine.levels import bank_of
+from gridax.envs.arc3.engine.painting import DRAWN_FIELDS
+from gridax.envs.arc3.engine.types import STATUS_NAMES, Action
 from gridax.envs.arc3.games import GAMES
-from gridax.envs.arc3.levels import bank_of
-from gridax.envs.arc3.painting import DRAWN_FIELDS
-from gridax.envs.arc3.types import STATUS_NAMES, Action
+from gridax.envs.arc3.tools import official
 from tests.tools.arc3_sample import INVENTED, sampled
 from tests.tools.record_traces import (
     OFFICIAL_GAMES,

@@ -237,7 +237,7 @@ def test_a_static_sprite_larger_than_the_pixel_grids_is_held_per_level():
     )
     state, frame = arc3.reset(game)
     assert state.table.pixels.shape[-1] == game.pixel_size == 12
-    assert arc3.levels.bank_of(game).static_pixels.shape[-1] == 13
+    assert arc3.engine.levels.bank_of(game).static_pixels.shape[-1] == 13
     assert int(arc3.rules.sprite_at(state, 12, 12, game)) == 0  # the wall's last pixel
     assert int(arc3.rules.sprite_at(state, 1, 0, game)) == 1  # the player, between
     # 13 cells drawn 4 pixels each, 6 from the screen's edge: cell (12, 12) is colour 3.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gridax.envs.arc3 import official
 from gridax.envs.arc3.games import PORTED
+from gridax.envs.arc3.tools import official
 
 
 def test_every_port_has_its_data_and_every_data_file_a_port():

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import GAME_OVER, NOT_FINISHED, Action
 from gridax.envs.arc3.games import r11l, r11l_levels
-from gridax.envs.arc3.types import GAME_OVER, NOT_FINISHED, Action
 
 STEP = jax.jit(lambda state, action: env.step(state, action, r11l.GAME))
 

@@ -10,8 +10,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import drawing, env, rules
+from gridax.envs.arc3 import env, rules
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine import drawing
 from gridax.envs.arc3.rules import (
     ACTION1,
     ACTION2,
@@ -418,6 +419,30 @@ def test_resize_keeps_pixels_and_fills_the_new_ones():
     np.testing.assert_array_equal(shrunk.table.pixels[1], [[-2, -1, -1], [-1] * 3, [-1] * 3])
     np.testing.assert_array_equal(shrunk.table.width, [1, 1, 1])
     assert int(drawing.draw_frame(shrunk, SCENE)[0, 8]) == 7  # the 5 is gone from (1, 0)
+
+
+def test_lay_out_sets_columns_of_one_slot_a_slice_or_listed_slots():
+    """A game that keeps its sprites in memory lays them out: pixels padded transparent,
+    listed slots past the table skipped, other columns and slots untouched."""
+    state, _ = env.reset(SCENE)
+    laid = rules.lay_out(state, slice(0, 2), x=jnp.array([4, 5]), pixels=jnp.full((2, 1, 2), 3))
+    np.testing.assert_array_equal(laid.table.x, [4, 5, 1])
+    np.testing.assert_array_equal(laid.table.pixels[0], [[3, 3, -1], [-1] * 3, [-1] * 3])
+    np.testing.assert_array_equal(laid.table.y, state.table.y)
+    laid = rules.lay_out(laid, jnp.array([2, 7]), y=jnp.array([6, 6]), exists=jnp.array([0, 1]))
+    np.testing.assert_array_equal(laid.table.y, [0, 0, 6])
+    np.testing.assert_array_equal(laid.table.exists, [True, True, False])
+    laid = rules.lay_out(laid, 1, layer=2, quarter_turns=1)
+    assert (int(laid.table.layer[1]), int(laid.table.quarter_turns[1])) == (2, 1)
+    with pytest.raises(ValueError, match=r"no column \['tags'\]"):
+        rules.lay_out(state, 0, tags=1)
+
+
+def test_update_memory_sets_the_named_variables_in_their_dtypes():
+    state, _ = env.reset(COUNTING)
+    updated = rules.update_memory(state, {"grid": np.ones((2, 3)), "seen": 1})
+    assert updated.memory["grid"].dtype == jnp.int8 and bool(updated.memory["seen"])
+    assert int(updated.memory["counter"]) == int(state.memory["counter"])
 
 
 def test_add_again_puts_removed_sprites_last_in_order():

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import s5i5, s5i5_levels
-from gridax.envs.arc3.types import Action
 from tests.tools.record_traces import S5I5_LONG_ARM
 
 STEP = jax.jit(lambda state, action: env.step(state, action, s5i5.GAME))

@@ -1,4 +1,4 @@
-"""ARC Prize's ARC-AGI-3 score (gridax.envs.arc3.scoring) against the ``arc-agi`` toolkit's
+"""ARC Prize's ARC-AGI-3 score (gridax.envs.arc3.tools.scoring) against the ``arc-agi`` toolkit's
 scorecard, version 0.9.9.
 
 Hand-made cases with known numbers; cases answered by the toolkit
@@ -20,7 +20,7 @@ import jax
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import scoring
+from gridax.envs.arc3.tools import scoring
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDED = ROOT / "tests" / "fixtures" / "arc3" / "scoring_cases.json"

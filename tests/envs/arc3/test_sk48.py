@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import env
-from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import sk48, sk48_levels
-from gridax.envs.arc3.types import Action
 
 STEP = jax.jit(lambda state, action: env.step(state, action, sk48.GAME))
 UP, DOWN, LEFT, RIGHT = (Action(a) for a in (1, 2, 3, 4))

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import CLICK, UNDO, Action
 from gridax.envs.arc3.games import su15
 from gridax.envs.arc3.games import su15_levels as lv
 from gridax.envs.arc3.games import su15_lists as ls
-from gridax.envs.arc3.types import CLICK, UNDO, Action
 
 GAME = su15.GAME
 STEP = jax.jit(lambda state, action: env.step(state, action, GAME))

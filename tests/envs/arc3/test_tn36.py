@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from gridax.envs.arc3 import env, rules
+from gridax.envs.arc3.engine.types import GAME_OVER, NOT_FINISHED, Action
 from gridax.envs.arc3.games import tn36, tn36_levels
-from gridax.envs.arc3.types import GAME_OVER, NOT_FINISHED, Action
 
 GAME = tn36.GAME
 RIGHT, LEFT = tn36.RIGHT, tn36.LEFT

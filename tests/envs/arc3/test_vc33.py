@@ -8,8 +8,8 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env
+from gridax.envs.arc3.engine.types import GAME_OVER, NOT_FINISHED, Action
 from gridax.envs.arc3.games import vc33
-from gridax.envs.arc3.types import GAME_OVER, NOT_FINISHED, Action
 
 OFF = (6, 63, 63)  # a click on no sprite: it only spends the budget
 STEP = jax.jit(lambda state, action: env.step(state, action, vc33.GAME))

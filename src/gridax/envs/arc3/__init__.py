@@ -9,20 +9,12 @@ level data of ARC Prize's games that ``games`` ports), ``scoring`` (ARC Prize's 
 ``Arc3-<Game>-v0``).
 """
 
-from gridax.envs.arc3 import evaluation, games, official, pictures, rules, scoring, search
-from gridax.envs.arc3.camera import Camera
-from gridax.envs.arc3.drawing import draw_frame
-from gridax.envs.arc3.env import batch_reset, batch_step, reset, step
-from gridax.envs.arc3.game import Game, Level, to_json
-from gridax.envs.arc3.interface import (
-    Arc3Config,
-    Arc3Env,
-    Arc3EnvState,
-    make_env,
-    registered_ids,
-)
-from gridax.envs.arc3.sprites import Blocking, Sprite, SpriteTable, build_table
-from gridax.envs.arc3.types import (
+from gridax.envs.arc3 import games, rules
+from gridax.envs.arc3.engine.camera import Camera
+from gridax.envs.arc3.engine.drawing import draw_frame
+from gridax.envs.arc3.engine.game import Game, Level, to_json
+from gridax.envs.arc3.engine.sprites import Blocking, Sprite, SpriteTable, build_table
+from gridax.envs.arc3.engine.types import (
     ACTION1,
     ACTION2,
     ACTION3,
@@ -39,6 +31,15 @@ from gridax.envs.arc3.types import (
     Action,
     Arc3State,
 )
+from gridax.envs.arc3.env import batch_reset, batch_step, reset, step
+from gridax.envs.arc3.interface import (
+    Arc3Config,
+    Arc3Env,
+    Arc3EnvState,
+    make_env,
+    registered_ids,
+)
+from gridax.envs.arc3.tools import evaluation, official, pictures, scoring, search
 
 __all__ = [
     "ACTION1",

@@ -1,6 +1,6 @@
 """reset and step of an ARC-AGI-3 game, compiled once per game.
 
-``step`` runs arcengine's ``perform_action`` (:mod:`gridax.envs.arc3.loop`) and returns
+``step`` runs arcengine's ``perform_action`` (:mod:`gridax.envs.arc3.engine.loop`) and returns
 the frames the action made, ``[max_frames, 64, 64]``, padded by repeating the last one,
 and their number (0 when nothing happened); with ``frames="last"`` (what an agent sees,
 and far cheaper: no frame but the last is drawn) only the last, ``[1, 64, 64]``, with the
@@ -22,12 +22,12 @@ import numpy as np
 from jax import core as jax_core
 
 from gridax.dispatch import per_config
-from gridax.envs.arc3.checks import check_action
-from gridax.envs.arc3.drawing import draw_frame
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.levels import bank_of, initial_state
-from gridax.envs.arc3.loop import FRAMES, check_frames, perform_action
-from gridax.envs.arc3.types import Action, Arc3State
+from gridax.envs.arc3.engine.checks import check_action
+from gridax.envs.arc3.engine.drawing import draw_frame
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.levels import bank_of, initial_state
+from gridax.envs.arc3.engine.loop import FRAMES, check_frames, perform_action
+from gridax.envs.arc3.engine.types import Action, Arc3State
 
 
 class _Compiled(NamedTuple):
@@ -89,7 +89,7 @@ def reset(game: Game, start_level: int | jax.Array = 0) -> tuple[Arc3State, jax.
 
 def step(state: Arc3State, action: Action, game: Game, frames: str = "all"):
     """``(state, frames, info)`` after one action (module docstring); a concrete bad
-    action is a ``ValueError`` (:func:`~gridax.envs.arc3.checks.check_action`)."""
+    action is a ``ValueError`` (:func:`~gridax.envs.arc3.engine.checks.check_action`)."""
     check_action(action, game)
     check_frames(frames)
     return _compiled(game).step[frames](state, action)

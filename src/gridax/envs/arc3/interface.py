@@ -18,7 +18,7 @@ before any action still restarts the whole game), a tuple of levels drawn per ep
 with the reset's key, or ``"random"`` for any of the game's levels (curricula).
 
 Scoring: ``info["score"]`` is ARC Prize's score of the episode so far, as arc-agi
-0.9.9's scorecard computes it (:mod:`gridax.envs.arc3.scoring`) with the game's human
+0.9.9's scorecard computes it (:mod:`gridax.envs.arc3.tools.scoring`) with the game's human
 baselines (a ported game's ``metadata.json``; an invented game's reference solutions):
 a play's actions are charged to the level being played (RESETs that restart a level
 included), a RESET that restarts the whole game begins a new play, and the score is the
@@ -44,12 +44,12 @@ from jaxtyping import Array, Bool, Float32, Int32, UInt8, UInt32
 from gridax import prng, spaces
 from gridax.dispatch import per_config
 from gridax.envs.arc3 import env as functional
-from gridax.envs.arc3 import official, pictures, scoring
-from gridax.envs.arc3.camera import SCREEN
-from gridax.envs.arc3.checks import is_over, is_valid
-from gridax.envs.arc3.game import Game
+from gridax.envs.arc3.engine.camera import SCREEN
+from gridax.envs.arc3.engine.checks import is_over, is_valid
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.types import NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3State
 from gridax.envs.arc3.games import GAMES
-from gridax.envs.arc3.types import NUM_ACTIONS, STATUS_NAMES, WIN, Action, Arc3State
+from gridax.envs.arc3.tools import official, pictures, scoring
 from gridax.fields import as_dtype
 from gridax.interface import Env
 from gridax.pictures import write as write_picture
@@ -139,7 +139,7 @@ def baseline_actions(game: Game) -> tuple[int, ...]:
 
 
 def play_score(state: Arc3EnvState, game: Game) -> Float32[Array, "*b"]:
-    """ARC Prize's score of the play in progress (:mod:`gridax.envs.arc3.scoring`)."""
+    """ARC Prize's score of the play in progress (:mod:`gridax.envs.arc3.tools.scoring`)."""
     baselines = jnp.asarray(baseline_actions(game), jnp.int32)
     return scoring.game_score_jax(state.play_actions, state.game_state.score, baselines)
 

@@ -8,7 +8,8 @@ A rule is written for one env; the engine batches it. Conditions (``when``) may 
 traced: a change applies where they hold. A sprite is named by its slot (an index) or,
 for functions that take ``which``, by a mask over the slots (``rules.of_kind``). Sprite
 slots, the redraw and batching are the engine's business: a game never writes the
-sprite table or the state's fields itself.
+sprite table or the state's fields itself (a game that keeps its sprites in memory lays
+them out with :func:`lay_out`).
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int32
 
 from gridax.batching import cond_rare, cond_select, with_constants_passed
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import collision, maps, official, sprites
-from gridax.envs.arc3.camera import SCREEN, draw_rect, draw_square
-from gridax.envs.arc3.changes import (
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine import collision, maps, sprites
+from gridax.envs.arc3.engine.camera import SCREEN, draw_rect, draw_square
+from gridax.envs.arc3.engine.changes import (
     Flag,
     add,
     add_again,
     bring_back,
     collisions,
+    lay_out,
     merge,
     move,
     place,
@@ -46,10 +48,10 @@ from gridax.envs.arc3.changes import (
     set_visible,
     try_move,
 )
-from gridax.envs.arc3.game import Game, Level, Var
-from gridax.envs.arc3.levels import static_pixels
-from gridax.envs.arc3.sprites import TRANSPARENT, Blocking, Sprite
-from gridax.envs.arc3.types import (
+from gridax.envs.arc3.engine.game import Game, Level, Var
+from gridax.envs.arc3.engine.levels import static_pixels
+from gridax.envs.arc3.engine.sprites import TRANSPARENT, Blocking, Sprite
+from gridax.envs.arc3.engine.types import (
     ACTION1,
     ACTION2,
     ACTION3,
@@ -64,6 +66,7 @@ from gridax.envs.arc3.types import (
     Arc3State,
     select,
 )
+from gridax.envs.arc3.tools import official
 
 __all__ = [
     "ACTION1",
@@ -100,6 +103,7 @@ __all__ = [
     "either",
     "frame_number",
     "kinds_but",
+    "lay_out",
     "lose",
     "maps",
     "mask_of",
@@ -133,6 +137,7 @@ __all__ = [
     "set_visible",
     "slot_of",
     "tagged",
+    "update_memory",
     "sprite_at",
     "try_move",
     "source_pixel",
@@ -223,6 +228,14 @@ def set_memory(state: Arc3State, name: str, value, when: Flag = True) -> Arc3Sta
     return eqx.tree_at(lambda s: s.memory[name], state, new)
 
 
+def update_memory(state: Arc3State, values) -> Arc3State:
+    """The memory variables named in ``values`` (a dict: some of them or all) set, each in
+    its own dtype: for a rule that computes its memory as a whole."""
+    memory = dict(state.memory)
+    memory.update({name: jnp.asarray(v, memory[name].dtype) for name, v in values.items()})
+    return eqx.tree_at(lambda s: s.memory, state, memory)
+
+
 # --- finding sprites ------------------------------------------------------------------
 
 
@@ -299,7 +312,7 @@ def drawn_size(state: Arc3State) -> tuple[Int32[Array, " N"], Int32[Array, " N"]
 
 def pixel_cells(state: Arc3State) -> tuple[Int32[Array, "N P P"], Int32[Array, "N P P"]]:
     """``(x, y)``: the world cell each source pixel ``[slot, row, col]`` of every sprite
-    is drawn at (:func:`gridax.envs.arc3.sprites.world_cells`). For games that compare
+    is drawn at (:func:`gridax.envs.arc3.engine.sprites.world_cells`). For games that compare
     sprites pixel by pixel in the world (what overlaps what), with masks over the source
     pixels."""
     return sprites.world_cells(state.table)
@@ -322,7 +335,7 @@ def covered(state: Arc3State, under: int, over: int) -> jax.Array:
     return jnp.all(jnp.any(same_cell & overs[None, :], axis=1) | ~unders)
 
 
-# --- changing sprites (gridax.envs.arc3.changes) ---------------------------------------
+# --- changing sprites (gridax.envs.arc3.engine.changes) ---------------------------------------
 
 
 def merge_all(state: Arc3State, into, which: Bool[Array, " N"], game: Game) -> Arc3State:

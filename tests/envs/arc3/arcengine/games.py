@@ -1,6 +1,6 @@
 """The gridax ARC-AGI-3 games written against ARC Prize's engine (`arcengine`, Python
 3.12+), as an independent reference: levels come from gridax as plain data
-(``gridax.envs.arc3.game.to_json``), the rules are written here again the arcengine way.
+(``gridax.envs.arc3.engine.game.to_json``), the rules are written here again the arcengine way.
 
     python tests/envs/arc3/arcengine/games.py LEVELS.json EPISODES.json
 

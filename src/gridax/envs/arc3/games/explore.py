@@ -69,7 +69,7 @@ MAPS = (
     ),
 )
 
-# A shortest solution of each level (gridax.envs.arc3.search).
+# A shortest solution of each level (gridax.envs.arc3.tools.search).
 SOLUTIONS = (
     "444442233322444441144422322444",
     "222222222244331111111111444444422244111444444442222222222211113333111",

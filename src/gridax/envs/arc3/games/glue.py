@@ -49,7 +49,7 @@ MAPS = (
 # The player with every part of a level glued on is at most this many cells across.
 CARRY_SIZE = 1 + max(sum(row.count("p") for row in rows) for rows in MAPS)
 
-# A shortest solution of each level (gridax.envs.arc3.search).
+# A shortest solution of each level (gridax.envs.arc3.tools.search).
 SOLUTIONS = ("44445", "444141313335", "242444415233231444245")
 
 

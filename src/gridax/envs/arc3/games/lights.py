@@ -31,7 +31,7 @@ LEVELS = (
 )
 
 # A shortest solution of each level: screen clicks (6, x, y), found by
-# gridax.envs.arc3.search over clicks on the centre of every cell of any level.
+# gridax.envs.arc3.tools.search over clicks on the centre of every cell of any level.
 SOLUTIONS = (
     ((6, 24, 24),),
     ((6, 8, 24), (6, 24, 8), (6, 24, 56), (6, 24, 56), (6, 52, 31), (6, 52, 31)),

@@ -45,7 +45,7 @@ MAPS = (
     ),
 )
 
-# A shortest solution of each level (gridax.envs.arc3.search).
+# A shortest solution of each level (gridax.envs.arc3.tools.search).
 SOLUTIONS = ("44", "11442421331332241314", "422244133114413132222324133341131")
 
 

@@ -46,7 +46,6 @@ slots, the board, walls and rails; where segments are and what a move pushes
 
 from __future__ import annotations
 
-import equinox as eqx
 import jax.numpy as jnp
 import numpy as np
 
@@ -162,7 +161,7 @@ def _push_history(state, when):
     size = state.memory["history_size"]
     row = jnp.where(when, size, HISTORY)  # past the end: dropped
     history = state.memory["history"].at[row].set(_entry(state.memory), mode="drop")
-    state = eqx.tree_at(lambda s: s.memory["history"], state, history)
+    state = rules.update_memory(state, {"history": history})
     return rules.set_memory(state, "history_size", jnp.minimum(size + 1, HISTORY), when)
 
 
@@ -279,7 +278,6 @@ def _draw(state):
     """The sprites placed, shown and painted as the memory says; the first frame of a
     move draws what moves half a step (3 cells) short."""
     memory = state.memory
-    table = state.table
     arm = memory["selected"]
     half = jnp.where(memory["moving"], memory["move"] * (STEP // 2), 0)
     kind = memory["kind"]
@@ -290,40 +288,35 @@ def _draw(state):
     base_short = (arm == ARMS) & (kind == SLIDE)
     bases = memory["base"] - jnp.where(base_short[:, None], half[None, :], 0)
     blocks = memory["block"] - jnp.where(memory["moved"][:, None], half[None, :], 0)
-    ghost = memory["base"][arm]
-    x = table.x.at[:GHOST].set(sx.ravel()).at[GHOST].set(ghost[0])
-    y = table.y.at[:GHOST].set(sy.ravel()).at[GHOST].set(ghost[1])
-    x = x.at[memory["base_slot"]].set(bases[:, 0], mode="drop")
-    y = y.at[memory["base_slot"]].set(bases[:, 1], mode="drop")
-    x = x.at[memory["block_slot"]].set(blocks[:, 0], mode="drop")
-    y = y.at[memory["block_slot"]].set(blocks[:, 1], mode="drop")
-    x = x.at[FIRST_SHADOW:].set(blocks[:, 0])
-    y = y.at[FIRST_SHADOW:].set(blocks[:, 1])
-    shrinking = memory["moving"] & (kind == SHRINK)
-    visible = (
-        table.visible.at[:GHOST]
-        .set(exists.ravel())
-        .at[GHOST]
-        .set(shrinking)
-        .at[FIRST_MARKER:FIRST_SHADOW]
-        .set(memory["lit"])
-        .at[FIRST_SHADOW:]
-        .set(memory["shadow_shown"] & memory["shadow"])
-    )
     lit = (arm == ARMS) | (memory["pair"][arm] == ARMS)
     painted = jnp.repeat(lit, MAX_SEGMENTS)
     pixels = jnp.where(painted[:, None, None], _SELECTED[None], _NORMAL[None])
-    pixels = table.pixels.at[:GHOST].set(pixels).at[GHOST].set(_SELECTED)
-    turns = memory["turns"][arm]
-    quarter_turns = (
-        table.quarter_turns.at[GHOST].set(turns).at[FIRST_SHADOW:].set(memory["shadow_turns"])
+    state = rules.lay_out(
+        state, slice(0, GHOST), x=sx.ravel(), y=sy.ravel(), visible=exists.ravel(), pixels=pixels
     )
-    layer = table.layer.at[GHOST].set(jnp.where(turns % 2 == 0, 1, 0))
-    columns = (x, y, visible, pixels, quarter_turns, layer)
-    table = eqx.tree_at(
-        lambda t: (t.x, t.y, t.visible, t.pixels, t.quarter_turns, t.layer), table, columns
+    ghost, turns = memory["base"][arm], memory["turns"][arm]
+    shrinking = memory["moving"] & (kind == SHRINK)
+    state = rules.lay_out(
+        state,
+        GHOST,
+        x=ghost[0],
+        y=ghost[1],
+        visible=shrinking,
+        pixels=_SELECTED,
+        quarter_turns=turns,
+        layer=jnp.where(turns % 2 == 0, 1, 0),
     )
-    return eqx.tree_at(lambda s: s.table, state, table)
+    state = rules.lay_out(state, memory["base_slot"], x=bases[:, 0], y=bases[:, 1])
+    state = rules.lay_out(state, memory["block_slot"], x=blocks[:, 0], y=blocks[:, 1])
+    state = rules.lay_out(state, slice(FIRST_MARKER, FIRST_SHADOW), visible=memory["lit"])
+    return rules.lay_out(
+        state,
+        slice(FIRST_SHADOW, None),
+        x=blocks[:, 0],
+        y=blocks[:, 1],
+        visible=memory["shadow_shown"] & memory["shadow"],
+        quarter_turns=memory["shadow_turns"],
+    )
 
 
 def ui(state, frame, game: Game):

@@ -34,7 +34,6 @@ The level's data and the float tables are in ``su15_levels``.
 
 from __future__ import annotations
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -238,7 +237,7 @@ def rule(state, action, game: Game):
     )
     lost = ((mode == VACUUM) & vacuum_lost) | ((mode == FLASH) & flash_lost)
     retint = chosen["tint"] != m["tint"]
-    state = eqx.tree_at(lambda s: s.memory, state, _typed(chosen, state.memory))
+    state = rules.update_memory(state, chosen)
     state = rules.rarely(retint, _retint, state)
     state = rules.next_level(state, len(game.levels), winning_done)
     state = rules.lose(state, lost)
@@ -246,15 +245,11 @@ def rule(state, action, game: Game):
     return _draw(state)
 
 
-def _typed(m, like):
-    return {name: jnp.asarray(m[name], like[name].dtype) for name in like}
-
-
 def on_set_level(state, game: Game):
     """The level's start kept for undo, the pools drawn."""
     m = _push(dict(state.memory))
     m["f_fresh"] = jnp.zeros_like(m["f_fresh"])  # the level's fruits come before the ring
-    return _draw(eqx.tree_at(lambda s: s.memory, state, _typed(m, state.memory)))
+    return _draw(rules.update_memory(state, m))
 
 
 # --- drawing ------------------------------------------------------------------------------
@@ -276,31 +271,31 @@ def _retint(state):
 
 def _draw(state):
     """The pools from the lists, the hint moved away once hidden."""
-    m, table = state.memory, state.table
+    m = state.memory
     black_f = m["f_flash"] & m["flash_black"]
     black_e = m["e_flash"] & m["flash_black"]
     fruit = jnp.asarray(_FRUIT_PIXELS)[m["f_size"]]
     fruit = jnp.where(black_f[:, None, None] & (fruit >= 0), 0, fruit)
     enemy = jnp.asarray(lv.ENEMY_PIXELS)[m["e_kind"]]
     enemy = jnp.where(black_e[:, None, None] & (enemy > -1), 0, enemy)
-    pixels = table.pixels.at[FRUIT0:ENEMY0, :MAX_FRUIT, :MAX_FRUIT].set(fruit)
-    pixels = pixels.at[ENEMY0:, : lv.ENEMY_HEIGHT, : lv.ENEMY_WIDTH].set(enemy)
     size = ls.fruit_size(m)
-    hint = jnp.arange(lv.NUM_SLOTS) == m["hint"]
-    x = jnp.concatenate(
-        [jnp.where(hint[:FRUIT0] & m["hint_hidden"], 500, table.x[:FRUIT0]), m["f_x"], m["e_x"]]
+    state = rules.lay_out(
+        state,
+        slice(FRUIT0, ENEMY0),
+        pixels=fruit,
+        x=m["f_x"],
+        y=m["f_y"],
+        exists=ls.live(m, "f"),
+        height=size,
+        width=size,
+        layer=m["f_layer"],
     )
-    y = jnp.concatenate([table.y[:FRUIT0], m["f_y"], m["e_y"]])
-    exists = jnp.concatenate([table.exists[:FRUIT0], ls.live(m, "f"), ls.live(m, "e")])
-    height = table.height.at[FRUIT0:ENEMY0].set(size)
-    width = table.width.at[FRUIT0:ENEMY0].set(size)
-    layer = table.layer.at[FRUIT0:ENEMY0].set(m["f_layer"])
-    table = eqx.tree_at(
-        lambda t: (t.pixels, t.x, t.y, t.exists, t.height, t.width, t.layer),
-        table,
-        (pixels, x, y, exists, height, width, layer),
+    state = rules.lay_out(
+        state, slice(ENEMY0, None), pixels=enemy, x=m["e_x"], y=m["e_y"], exists=ls.live(m, "e")
     )
-    return eqx.tree_at(lambda s: s.table, state, table)
+    slots = jnp.arange(lv.NUM_SLOTS)
+    hint = (slots == m["hint"]) & (slots < FRUIT0)
+    return rules.place(state, hint, 500, state.table.y, when=m["hint_hidden"])
 
 
 def ui(state, frame, game: Game):

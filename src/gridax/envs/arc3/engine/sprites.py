@@ -126,7 +126,7 @@ class SpriteTable(eqx.Module):
 
 class StaticPixels(eqx.Module):
     """The pixels the level bank holds once per level, not the table: those of the
-    sprites whose pixels never change (:class:`gridax.envs.arc3.levels.LevelBank`):
+    sprites whose pixels never change (:class:`gridax.envs.arc3.engine.levels.LevelBank`):
     every level's, ``[L, N, S, S]``, which slots of the level in play they are, and its
     number. What reads any sprite's pixels takes them from here for those slots."""
 

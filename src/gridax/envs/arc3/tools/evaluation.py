@@ -3,7 +3,7 @@
 
 Each game is played ``episodes`` times from its first level, every episode a batch row,
 for at most ``max_steps`` actions (an episode ends when the game is won or lost). An
-episode's score is ARC Prize's score of its best play (:mod:`gridax.envs.arc3.scoring`,
+episode's score is ARC Prize's score of its best play (:mod:`gridax.envs.arc3.tools.scoring`,
 ``info["score"]``); a game's score is the mean over its episodes, and the overall score
 the mean over games, as the scorecard averages its games.
 
@@ -24,9 +24,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import interface
-from gridax.envs.arc3.camera import SCREEN
-from gridax.envs.arc3.game import Game, as_triple
-from gridax.envs.arc3.types import CLICK, Action
+from gridax.envs.arc3.engine.camera import SCREEN
+from gridax.envs.arc3.engine.game import Game, as_triple
+from gridax.envs.arc3.engine.types import CLICK, Action
 
 Policy = Callable[[jax.Array, jax.Array], Action]
 

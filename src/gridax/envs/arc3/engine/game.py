@@ -1,5 +1,5 @@
 """A game as data plus a small step rule: :class:`Level` and :class:`Game` (Python); the
-levels become arrays in :mod:`gridax.envs.arc3.levels`."""
+levels become arrays in :mod:`gridax.envs.arc3.engine.levels`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gridax.envs.arc3.camera import SCREEN
-from gridax.envs.arc3.painting import LAYER_HIGH, LAYER_LOW
-from gridax.envs.arc3.sprites import Blocking, Sprite, table_columns
-from gridax.envs.arc3.types import RESET, UNDO
+from gridax.envs.arc3.engine.camera import SCREEN
+from gridax.envs.arc3.engine.painting import LAYER_HIGH, LAYER_LOW
+from gridax.envs.arc3.engine.sprites import Blocking, Sprite, table_columns
+from gridax.envs.arc3.engine.types import RESET, UNDO
 
 Value = int | float | bool | tuple  # a number, or nested tuples of numbers
 
@@ -121,7 +121,7 @@ class Game:
     max_view: int | None = None
     # Kinds whose sprites never change how they are drawn during a level (walls,
     # decoration, a board): drawn once per level into its static layer, never again
-    # (gridax.envs.arc3.painting). A rule must not move, repaint, hide or remove them.
+    # (gridax.envs.arc3.engine.painting). A rule must not move, repaint, hide or remove them.
     static_kinds: tuple[str, ...] = ()
     # Kinds whose pixels (or their grid's size) the rule changes: recolour, repaint,
     # set_pixels, resize, a sprite added. Where a game declares them, only their pixels

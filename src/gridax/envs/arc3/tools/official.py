@@ -2,7 +2,7 @@
 game files by ``scripts/extract_arc3_levels.py`` into ``data/<game>.json.gz`` (MIT, ARC
 Prize Foundation: ``data/LICENSE``).
 
-A port of a real game (``games/``) builds its :class:`~gridax.envs.arc3.game.Game` from
+A port of a real game (``games/``) builds its :class:`~gridax.envs.arc3.engine.game.Game` from
 :func:`load`: the levels' sprites with their arcengine names as kinds, grid sizes and
 data values, the game's camera, actions and human baselines. Only data is shipped; the
 rules are gridax's own.
@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from gridax.envs.arc3.game import Level, sprite_from_json
-from gridax.envs.arc3.sprites import TRANSPARENT, Sprite
+from gridax.envs.arc3.engine.game import Level, sprite_from_json
+from gridax.envs.arc3.engine.sprites import TRANSPARENT, Sprite
 
 DATA = resources.files("gridax.envs.arc3") / "data"
 
@@ -80,7 +80,7 @@ class OfficialGame:
         return grid
 
     def game_levels(self, memory: Callable[[int, Mapping], dict] | None = None) -> tuple:
-        """The levels as a :class:`~gridax.envs.arc3.game.Game` takes them;
+        """The levels as a :class:`~gridax.envs.arc3.engine.game.Game` takes them;
         ``memory(number, data)`` gives a level's starting memory from its data values."""
         return tuple(
             Level(
@@ -93,7 +93,7 @@ class OfficialGame:
         )
 
     def game_fields(self) -> dict:
-        """What a port's :class:`~gridax.envs.arc3.game.Game` takes from the official
+        """What a port's :class:`~gridax.envs.arc3.engine.game.Game` takes from the official
         file as it is: name, kinds, tags, actions, camera and colours, human baselines
         (``Game(**data.game_fields(), levels=..., rule=..., ...)``)."""
         c = self.camera

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gridax.envs.arc3.sprites import Sprite
+from gridax.envs.arc3.engine.sprites import Sprite
 
 
 def cells(rows: tuple[str, ...], symbols: str) -> list[tuple[str, int, int]]:

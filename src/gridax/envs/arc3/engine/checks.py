@@ -6,9 +6,9 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.types import CLICK, GAME_OVER, WIN, Action, Arc3State
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.types import CLICK, GAME_OVER, WIN, Action, Arc3State
 
 
 def is_valid(action: Action, game: Game):

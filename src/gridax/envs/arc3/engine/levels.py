@@ -10,12 +10,12 @@ import numpy as np
 from jaxtyping import Array, Bool, Int8, Int32
 
 from gridax.dispatch import per_config
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3.camera import Camera
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.painting import Backdrop, build_backdrop
-from gridax.envs.arc3.sprites import TRANSPARENT, SpriteTable, StaticPixels, table_columns
-from gridax.envs.arc3.types import NOT_PLAYED, Arc3State, Snapshot, select
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine.camera import Camera
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.painting import Backdrop, build_backdrop
+from gridax.envs.arc3.engine.sprites import TRANSPARENT, SpriteTable, StaticPixels, table_columns
+from gridax.envs.arc3.engine.types import NOT_PLAYED, Arc3State, Snapshot, select
 from gridax.fields import as_dtype
 
 

@@ -1,4 +1,4 @@
-"""How a frame is drawn: the camera's view painted (:mod:`gridax.envs.arc3.painting`: the
+"""How a frame is drawn: the camera's view painted (:mod:`gridax.envs.arc3.engine.painting`: the
 level's static layer, the moving sprites in their boxes), scaled up and letterboxed, under
 the game's UI layer. A frame depends on the state alone: the loop draws the frames it
 returns (every frame of an action, or only its last) from the states they show.
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import jax
 
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import painting
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.levels import LevelBank, bank_of, static_pixels_in
-from gridax.envs.arc3.types import Arc3State
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine import painting
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.levels import LevelBank, bank_of, static_pixels_in
+from gridax.envs.arc3.engine.types import Arc3State
 
 
 def draw_frame(state: Arc3State, game: Game, bank: LevelBank | None = None) -> jax.Array:

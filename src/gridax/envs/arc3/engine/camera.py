@@ -2,7 +2,7 @@
 
 arcengine's pipeline: the view (``width`` x ``height`` cells from ``(x, y)``, filled with
 ``background``) gets every visible sprite by layer (lower first; equal layers in sprite
-order), transparent pixels skipped (:mod:`gridax.envs.arc3.painting`); it is scaled up by
+order), transparent pixels skipped (:mod:`gridax.envs.arc3.engine.painting`); it is scaled up by
 the largest whole factor that fits 64x64, centred, and the rest filled with
 ``letterbox`` (:func:`upscale`); a UI layer is drawn last.
 """

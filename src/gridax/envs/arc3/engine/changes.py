@@ -14,11 +14,11 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Bool, Int32
 
-from gridax.envs.arc3 import collision, editing
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.levels import static_pixels
-from gridax.envs.arc3.sprites import TRANSPARENT, SpriteTable
-from gridax.envs.arc3.types import Arc3State
+from gridax.envs.arc3.engine import collision, editing
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.levels import static_pixels
+from gridax.envs.arc3.engine.sprites import TRANSPARENT, SpriteTable
+from gridax.envs.arc3.engine.types import Arc3State
 
 Flag = bool | jax.Array  # a condition, traced or not
 
@@ -136,6 +136,35 @@ def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
     return _write(state, slot, when, pixels=grid, height=height, width=width)
 
 
+def lay_out(state: Arc3State, slots, **columns) -> Arc3State:
+    """Sprites ``slots`` given the named columns, one value per slot: ``slots`` is one
+    slot (values one sprite's), a static ``slice`` of slots or an array of slot indices
+    (values ``[k]``, ``[k, h, w]`` for pixels; indices past the table are skipped). For
+    a game that keeps its sprites in memory and lays them out in their slots each frame
+    (sk48's arms, su15's fruits and enemies). The columns: ``x``, ``y``, ``exists``,
+    ``visible``, ``layer``, ``quarter_turns``, ``height``, ``width`` and ``pixels`` (at
+    most ``Game.pixel_size`` on a side, padded transparent)."""
+    unknown = set(columns) - set(_LAID_OUT)
+    if unknown:
+        raise ValueError(f"rules.lay_out: no column {sorted(unknown)}; the columns: {_LAID_OUT}")
+    table = state.table
+
+    def laid(name):
+        column = getattr(table, name)
+        value = jnp.asarray(columns[name], column.dtype)
+        if name == "pixels":
+            missing = column.shape[-1] - np.array(value.shape[-2:])
+            spread = [(0, 0)] * (value.ndim - 2) + [(0, int(n)) for n in missing]
+            value = jnp.pad(value, spread, constant_values=TRANSPARENT)
+        return column.at[slots].set(value, mode="drop")
+
+    names = tuple(columns)
+    table = eqx.tree_at(
+        lambda t: tuple(getattr(t, n) for n in names), table, tuple(laid(n) for n in names)
+    )
+    return eqx.tree_at(lambda s: s.table, state, table)
+
+
 def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
     """Every pixel of colour ``old`` of sprites ``which`` painted ``new`` (arcengine's
     ``color_remap``); ``old`` None paints every pixel that is drawn, ``>= 0`` (its
@@ -182,7 +211,7 @@ def put_last(state: Arc3State, rank) -> Arc3State:
 
 
 def merge(state: Arc3State, a, b, game: Game) -> Arc3State:
-    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.editing.merge`)."""
+    """Sprite ``b`` merged into sprite ``a`` (:func:`gridax.envs.arc3.engine.editing.merge`)."""
     table = editing.merge(state.table, a, b, game.max_downscale)
     return eqx.tree_at(lambda s: s.table, state, table)
 
@@ -214,3 +243,5 @@ def add_again(state: Arc3State, which, when: Flag = True) -> Arc3State:
 _COPIED = tuple(
     f.name for f in dataclasses.fields(SpriteTable) if f.name not in {"x", "y", "order", "exists"}
 )
+# The columns a game lays out from its memory (:func:`lay_out`).
+_LAID_OUT = ("x", "y", "exists", "visible", "layer", "quarter_turns", "height", "width", "pixels")

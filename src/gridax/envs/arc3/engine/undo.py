@@ -9,7 +9,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
-from gridax.envs.arc3.types import Arc3State, Snapshot, select
+from gridax.envs.arc3.engine.types import Arc3State, Snapshot, select
 
 
 def push(state: Arc3State, depth: int, saving) -> Arc3State:

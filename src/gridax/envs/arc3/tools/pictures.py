@@ -14,8 +14,8 @@ from jaxtyping import Array, UInt8
 
 from gridax import pictures as shared
 from gridax.envs.arc3 import env
-from gridax.envs.arc3.game import Game, as_triple
-from gridax.envs.arc3.types import Action
+from gridax.envs.arc3.engine.game import Game, as_triple
+from gridax.envs.arc3.engine.types import Action
 
 # ARC-AGI-3's colours 0-15 (the palette its viewers draw frames with).
 PALETTE = np.array(

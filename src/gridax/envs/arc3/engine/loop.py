@@ -12,7 +12,7 @@ An action runs like this:
    action).
 
 The rule runs on the sprites and memory only; frames are drawn from the states they
-show (:mod:`gridax.envs.arc3.drawing`). With ``frames="all"`` every frame the action made
+show (:mod:`gridax.envs.arc3.engine.drawing`). With ``frames="all"`` every frame the action made
 is drawn: ``[max_frames, 64, 64]``, padded by repeating the last one (parity, replays,
 GIFs); with ``frames="last"`` only the last is drawn, ``[1, 64, 64]`` (what an agent
 sees: training). Both count the frames made (0 when nothing happened), and give the same
@@ -26,13 +26,13 @@ import jax
 import jax.numpy as jnp
 
 from gridax.batching import cond_rare
-from gridax.envs.arc3 import camera as cam
-from gridax.envs.arc3 import undo as undo_stack
-from gridax.envs.arc3.checks import is_over, is_valid
-from gridax.envs.arc3.drawing import draw_frame
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.levels import LevelBank, set_level
-from gridax.envs.arc3.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State, select
+from gridax.envs.arc3.engine import camera as cam
+from gridax.envs.arc3.engine import undo as undo_stack
+from gridax.envs.arc3.engine.checks import is_over, is_valid
+from gridax.envs.arc3.engine.drawing import draw_frame
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.levels import LevelBank, set_level
+from gridax.envs.arc3.engine.types import NOT_FINISHED, RESET, UNDO, WIN, Action, Arc3State, select
 
 # The envs of a batch still animating after an action's first frame run the rest in
 # chunks of this share of the batch (32 envs at 1,024): a chunk loops until its slowest

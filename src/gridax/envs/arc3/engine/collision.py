@@ -13,7 +13,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int32
 
-from gridax.envs.arc3.sprites import (
+from gridax.envs.arc3.engine.sprites import (
     Blocking,
     SpriteTable,
     StaticPixels,

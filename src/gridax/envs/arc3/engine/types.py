@@ -7,8 +7,8 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int8, Int32
 
-from gridax.envs.arc3.camera import Camera
-from gridax.envs.arc3.sprites import SpriteTable
+from gridax.envs.arc3.engine.camera import Camera
+from gridax.envs.arc3.engine.sprites import SpriteTable
 from gridax.fields import as_dtype
 
 # arcengine's GameAction ids: RESET, ACTION1-5 (game-defined keys), ACTION6 (a click at

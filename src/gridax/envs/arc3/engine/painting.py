@@ -29,7 +29,7 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.batching import cond_rare
-from gridax.envs.arc3.sprites import (
+from gridax.envs.arc3.engine.sprites import (
     SpriteTable,
     StaticPixels,
     all_pixels_at,

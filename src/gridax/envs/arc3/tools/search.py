@@ -11,8 +11,8 @@ import jax
 import numpy as np
 
 from gridax.envs.arc3 import env
-from gridax.envs.arc3.game import Game
-from gridax.envs.arc3.types import GAME_OVER, Action, Arc3State
+from gridax.envs.arc3.engine.game import Game
+from gridax.envs.arc3.engine.types import GAME_OVER, Action, Arc3State
 
 Triple = tuple[int, int, int]  # (action id, x, y)
 

@@ -7,7 +7,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool
 
-from gridax.envs.arc3.sprites import (
+from gridax.envs.arc3.engine.sprites import (
     TRANSPARENT,
     Blocking,
     SpriteTable,
