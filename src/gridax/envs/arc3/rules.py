@@ -138,6 +138,7 @@ __all__ = [
     "slot_of",
     "tagged",
     "update_memory",
+    "when_any",
     "sprite_at",
     "try_move",
     "source_pixel",
@@ -399,12 +400,24 @@ def rarely(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
     batch meet at a time (grabbing, detaching, a merge): the engine runs ``fn`` only on
     the envs that need it. Pass what ``fn`` reads of one env through ``args``, not a
     closure (a batching rule cannot see batched values a closure holds)."""
+    return _branch(pred, fn, state, args, compact_to=1 / 16)
+
+
+def when_any(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
+    """``fn(state, *args)`` where ``pred``, else ``state``, for a phase that many envs of
+    a batch are in at once or none (an animation's frames, which the engine runs apart
+    from the actions' first frames): the batch runs ``fn`` on every env when some env
+    needs it and skips it when none does. ``args`` as for :func:`rarely`."""
+    return _branch(pred, fn, state, args, compact_to=0.0)
+
+
+def _branch(pred: Flag, fn, state: Arc3State, args, compact_to: float) -> Arc3State:
     replay, consts = with_constants_passed(fn, state, *args)
 
     def replayed(state, consts, *args):
         return replay(consts, state, *args)
 
-    return cond_rare(pred, replayed, state, consts, *args, compact_to=1 / 16, chunks=True)
+    return cond_rare(pred, replayed, state, consts, *args, compact_to=compact_to, chunks=True)
 
 
 def either(pred: Flag, if_true, if_false, state: Arc3State, *args):

@@ -237,7 +237,8 @@ def _pour(state, game: Game):
     level_water = rules.tagged(state, WATER)
     down = jnp.stack([table.x, table.y, jnp.zeros_like(table.x), jnp.ones_like(table.x)], axis=1)
     streams, count = _append(streams, count, down, level_water)
-    kinds = _kinds(state, _owners(state, game))
+    owners = _owners(state, game)
+    kinds = _kinds(state, owners)
     cols = jnp.arange(SPOUT_WIDTH)
     spouts = rules.tagged(state, SPOUT)[:, None] & (
         table.pixels[:, 0, :SPOUT_WIDTH] == SPOUT_COLOUR
@@ -250,7 +251,7 @@ def _pour(state, game: Game):
     inside, row, column = _cell(x, y)
     water = jnp.zeros((SPAN, SPAN), bool).at[row, column].max(empty & inside)
     state = _set(state, mode=POURING, streams=streams, count=count, water=water, blinks=0)
-    return _show_water(_set(state, **NO_POUR))
+    return _show_water(_set(state, owners=owners, **NO_POUR))
 
 
 def _cell(x, y):
@@ -284,7 +285,7 @@ def _flow(state, game: Game):
     """A frame of the pour: every stream a cell on (module docstring), in order; the
     pour settles when no stream is left."""
     m = state.memory
-    owners = _owners(state, game)
+    owners = m["owners"].astype(jnp.int32)
     sprites_met = _kinds(state, owners)
 
     def one(carry, k):
@@ -394,17 +395,23 @@ def _act(state, action, game: Game):
     moving = ~hit & arrow & (m["selected"] >= 0)
     pours = ~hit & ~moving & (action.id == rules.ACTION5)
     spent = pours & (m["pours"] >= MAX_POURS)
-    poured = _pour(state, game)
     state = rules.where(hit, clicked, rules.where(moving, _move(state, action, game), state))
-    state = rules.where(pours & ~spent, poured, state)
+    state = rules.rarely(pours & ~spent, lambda state: _pour(state, game), state)
     state = rules.lose(state, spent)
     return rules.complete(state, ~(pours & ~spent))
 
 
+def _pouring(state, game: Game):
+    """A frame of the pour's animation: the streams flow, or it has settled."""
+    return rules.where(state.memory["settled"], _settled(state, game), _flow(state, game))
+
+
 def rule(state, action, game: Game):
-    m = state.memory
-    pouring = rules.where(m["settled"], _settled(state, game), _flow(state, game))
-    return rules.where(m["mode"] == POURING, pouring, _act(state, action, game))
+    # A pour's frames run apart from the actions' first frames (the engine's animation
+    # loop), so either phase is skipped whole where no env of the batch is in it.
+    pouring = state.memory["mode"] == POURING
+    state = rules.when_any(pouring, lambda state: _pouring(state, game), state)
+    return rules.when_any(~pouring, lambda state, action: _act(state, action, game), state, action)
 
 
 def ui(state, frame, game: Game):
@@ -435,6 +442,7 @@ GAME = Game(
         "selected": Var(value=-1),
         "pours": Var(),
         "streams": Var(shape=(STREAMS, 4)),
+        "owners": Var("int8", (SPAN, SPAN), -1),  # _owners, taken as the pour starts
         "count": Var(),
         "water": Var("bool", (SPAN, SPAN)),
         "filled": Var("bool", (NUM_SLOTS,)),
