@@ -353,12 +353,14 @@ STRIDES = np.array([1, 2, 1], np.int32)  # cells moved on frame 0, 1, 2 of an ac
 
 
 def sliding_rule(state, action, game):
-    """ACTION1 slides the block right over three frames (a constant table, read in rare
-    work, gives each frame's stride); ACTION2 moves it down in one frame."""
+    """ACTION1 slides the block right over three frames (a constant table gives each
+    frame's stride: read in rare work on the first frame, in a phase that only the
+    animation's frames run after it); ACTION2 moves it down in one frame."""
     sliding = action.id == ACTION1
     frame = rules.frame_number(state)
     slide = lambda state, frame: rules.move(state, 0, jnp.asarray(STRIDES)[frame], 0)  # noqa: E731
-    state = rules.rarely(sliding, slide, state, frame)
+    state = rules.rarely(sliding & (frame == 0), slide, state, frame)
+    state = rules.when_any(sliding & (frame > 0), slide, state, frame)
     state = rules.move(state, 0, 0, 1, action.id == ACTION2)
     return rules.complete(state, ~sliding | (frame == len(STRIDES) - 1))
 

@@ -87,10 +87,7 @@ def _slots():
 
 
 def _set(state, **values):
-    """Memory variables set to ``values``, by name."""
-    for name, value in values.items():
-        state = rules.set_memory(state, name, value)
-    return state
+    return rules.update_memory(state, values)
 
 
 def _pieces(state):
@@ -201,7 +198,9 @@ def _turned_back(state, action):
 
 def _owners(state, game: Game):
     """``[SPAN, SPAN]``: the slot arcengine's ``get_sprite_at`` finds at each cell from
-    (-1, -1), or -1 (every piece is on layer 0 while water flows)."""
+    (-1, -1), or -1 (every piece is on layer 0 while water flows). Taken as a pour starts
+    (memory ``owners``): nothing moves while it flows, and the poured water, which does
+    grow, is read from the water grid first."""
     cells = jnp.arange(SPAN) - 1
     xs, ys = jnp.meshgrid(cells, cells)
     at = jax.vmap(lambda x, y: rules.sprite_at(state, x, y, game))
@@ -288,10 +287,9 @@ def _flow(state, game: Game):
     owners = m["owners"].astype(jnp.int32)
     sprites_met = _kinds(state, owners)
 
-    def one(carry, k):
+    def one(k, carry):  # stream k flows
         water, streams, count, filled, touched, failed = carry
         x, y, dx, dy = m["streams"][k]
-        active = k < m["count"]
 
         def owner(x, y):  # a slot, -2 for poured water, -1 for nothing, -3 off the span
             inside, row, column = _cell(x, y)
@@ -314,33 +312,28 @@ def _flow(state, game: Game):
         sides = ((jnp.where(across, x - 1, x), jnp.where(across, y, y - 1)),
                  (jnp.where(across, x + 1, x), jnp.where(across, y, y + 1)))  # fmt: skip
         first, second = owner(*sides[0]), owner(*sides[1])
-        water, streams, count = add(water, streams, count, tx, ty, dx, dy, active & (met == EMPTY))
-        streams, count = _push(
-            streams, count, jnp.stack([tx, ty, dx, dy]), active & (met == IS_WATER)
-        )
+        water, streams, count = add(water, streams, count, tx, ty, dx, dy, met == EMPTY)
+        streams, count = _push(streams, count, jnp.stack([tx, ty, dx, dy]), met == IS_WATER)
         fills = (met == IS_CUP) & (first == target) & (second == target)
-        filled = filled | ((_slots() == target) & fills & active)
+        filled = filled | ((_slots() == target) & fills)
         turn_a = (met == IS_DEFLECTOR) & (first == target) & (second == -1)
         turn_b = (met == IS_DEFLECTOR) & (second == target) & (first == -1)
-        water, streams, count = add(water, streams, count, x + dy, y - dx, dy, -dx, active & turn_a)
-        water, streams, count = add(water, streams, count, x - dy, y + dx, -dy, dx, active & turn_b)
+        water, streams, count = add(water, streams, count, x + dy, y - dx, dy, -dx, turn_a)
+        water, streams, count = add(water, streams, count, x - dy, y + dx, -dy, dx, turn_b)
         spreads = (met == IS_BAR) | ((met == IS_CUP) & ~fills) | ((met == IS_DEFLECTOR) & ~turn_b)
         for cx, cy in sides:
             empty = kind(cx, cy) == EMPTY
-            water, streams, count = add(
-                water, streams, count, cx, cy, dx, dy, active & spreads & empty
-            )
-        floor = active & (met == IS_FLOOR)
+            water, streams, count = add(water, streams, count, cx, cy, dx, dy, spreads & empty)
+        floor = met == IS_FLOOR
         touched = touched | ((_slots() == target) & floor)
-        return (water, streams, count, filled, touched, failed | floor), None
+        return water, streams, count, filled, touched, failed | floor
 
     start = (
         m["water"], jnp.zeros((STREAMS, 4), jnp.int32), jnp.int32(0),
         m["filled"], m["touched"], m["failed"],
     )  # fmt: skip
-    (water, streams, count, filled, touched, failed), _ = jax.lax.scan(
-        one, start, jnp.arange(STREAMS)
-    )
+    # Only the listed streams flow (a batch loops until its longest list is done).
+    water, streams, count, filled, touched, failed = jax.lax.fori_loop(0, m["count"], one, start)
     state = _set(state, water=water, streams=streams, count=count, filled=filled)
     state = _set(state, touched=touched, failed=failed, settled=count == 0)
     state = _paint(state, filled & ~m["filled"], CUP_FULL)
@@ -407,8 +400,7 @@ def _pouring(state, game: Game):
 
 
 def rule(state, action, game: Game):
-    # A pour's frames run apart from the actions' first frames (the engine's animation
-    # loop), so either phase is skipped whole where no env of the batch is in it.
+    # A pour's frames run apart from actions' first frames: a batch skips a phase whole.
     pouring = state.memory["mode"] == POURING
     state = rules.when_any(pouring, lambda state: _pouring(state, game), state)
     return rules.when_any(~pouring, lambda state, action: _act(state, action, game), state, action)
