@@ -52,6 +52,7 @@ from gridax.envs.arc3.games.sp80_levels import (
     LEVELS,
     MOVING_KINDS,
     NUM_SLOTS,
+    PIECE_SIZE,
     PIXELS,
     POURED,
     SOLUTIONS,
@@ -166,7 +167,7 @@ def _move(state, action, game: Game):
     dx, dy = rules.arrow_step(action)
     table = state.table
     goes = _allowed(state, slot, table.x[slot] + dx, table.y[slot] + dy)
-    moved, hit = rules.try_move(state, slot, dx, dy, game)
+    moved, hit = rules.try_move(state, slot, dx, dy, game, size=PIECE_SIZE)
     through = jnp.any(hit) & ~jnp.any(hit & ~_pieces(state))
     moved = rules.move(moved, slot, dx, dy, through)
     return rules.where(goes, moved, state)

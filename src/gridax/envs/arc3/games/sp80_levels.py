@@ -22,6 +22,13 @@ GRID = max(max(level.grid_size or (0, 0)) for level in DATA.levels)
 SPAN = GRID + 2  # the cells a stream can reach: the grid and a frame's cells around it
 PIXELS = max(max(max(np.shape(s.pixels)) for level in DATA.levels for s in level.sprites), SPAN)
 NUM_SLOTS = max(len(level.sprites) for level in DATA.levels) + 1
+# The largest bar or deflector, on a side: what a move's collision test reads of each sprite.
+PIECE_SIZE = max(
+    max(np.shape(s.pixels))
+    for level in DATA.levels
+    for s in level.sprites
+    if {TAGS[BAR], TAGS[DEFLECTOR]} & set(s.tags)
+)
 _SPOUTS = [s for level in DATA.levels for s in level.sprites if TAGS[SPOUT] in s.tags]
 assert all(len(s.pixels) == 1 and s.rotation == 0 for s in _SPOUTS), "spouts are one row"
 SPOUT_WIDTH = max(len(s.pixels[0]) for s in _SPOUTS)
