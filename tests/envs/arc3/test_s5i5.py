@@ -110,3 +110,16 @@ def test_a_turned_arm_without_a_base_is_refused(monkeypatch):
                 s5i5_levels.level_of(number)
             return
     pytest.fail("no level of s5i5 has an arm turned and not resized")
+
+
+def test_the_walls_summed_area_counts_wall_cells_and_refuses_overlapping_walls():
+    """Walls never move, so a level's cells of wall are summed once (an arm's box over a
+    wall is four reads); two walls that overlap would put back every click: refused."""
+    level = s5i5_levels.DATA.levels[1]
+    walls = [s for s in level.sprites if s5i5_levels._is_wall(s)]
+    area = s5i5_levels.wall_area(level)
+    cells = sum(int(np.sum(np.asarray(w.pixels) != -1)) for w in walls)
+    assert area[-1, -1] == cells and area.shape == (s5i5_levels.WINDOW + 1,) * 2
+    twice = dataclasses.replace(level, sprites=(*level.sprites, walls[0]))
+    with pytest.raises(ValueError, match=r"s5i5 level .*: two walls overlap"):
+        s5i5_levels.wall_area(twice)

@@ -60,6 +60,7 @@ from gridax.envs.arc3.games.s5i5_levels import (
     WINDOW,
     WINDOW_FROM,
     level_of,
+    wall_area,
 )
 from gridax.envs.arc3.rules import Game, Var
 
@@ -216,29 +217,22 @@ def _press(state, rotator, resizer, x, y):
 
 def _overlapping(state):
     """Any two arms (walls included) overlap (the original's ``collides_with`` between
-    every pair): solid arms by their boxes, walls by their pixels over the window."""
-    table, arms, g = state.table, rules.tagged(state, ARM), _geometry(state)
+    every pair): solid arms by their boxes, walls by their pixels over the window (the
+    level's walls never move, nor overlap one another: ``s5i5_levels.wall_area``)."""
+    arms, g = rules.tagged(state, ARM), _geometry(state)
     solid = arms & state.memory["solid"]
-    walls = arms & ~solid
     left, top = g.x, g.y
     right, bottom = left + g.width, top + g.height
     boxes = (left[:, None] < right[None, :]) & (left[None, :] < right[:, None])
     boxes = boxes & (top[:, None] < bottom[None, :]) & (top[None, :] < bottom[:, None])
     pairs = boxes & solid[:, None] & solid[None, :] & (SLOTS[:, None] != SLOTS[None, :])
-    cell_x, cell_y = rules.pixel_cells(state)
-    drawn = (table.pixels != rules.TRANSPARENT) & walls[:, None, None]
-    count = jnp.zeros((WINDOW, WINDOW), jnp.int32)
-    count = count.at[cell_y - WINDOW_FROM, cell_x - WINDOW_FROM].add(
-        drawn.astype(jnp.int32), mode="drop"
-    )
-    # Cells of wall under each solid arm's box: a summed-area table of the walls.
-    area = jnp.pad(jnp.cumsum(jnp.cumsum(count > 0, axis=0), axis=1), ((1, 0), (1, 0)))
 
-    def corner(x, y):
-        return area[jnp.clip(y - WINDOW_FROM, 0, WINDOW), jnp.clip(x - WINDOW_FROM, 0, WINDOW)]
+    def corner(x, y):  # cells of wall above and left of world cell (x, y)
+        row, column = jnp.clip(y - WINDOW_FROM, 0, WINDOW), jnp.clip(x - WINDOW_FROM, 0, WINDOW)
+        return jnp.asarray(WALL_AREAS)[state.level, row, column]
 
     under = corner(right, bottom) - corner(left, bottom) - corner(right, top) + corner(left, top)
-    return jnp.any(pairs) | jnp.any(count >= 2) | jnp.any(solid & (under > 0))
+    return jnp.any(pairs) | jnp.any(solid & (under > 0))
 
 
 # --- the rule -------------------------------------------------------------------------
@@ -342,10 +336,13 @@ MOVING_KINDS = (
     "yxqzzpbnam zdzrlogohr zmohjixbwr zrwegmmtib"
 )
 
+LEVELS = tuple(level_of(n) for n in range(len(DATA.levels)))
+WALL_AREAS = np.stack([wall_area(level) for level in DATA.levels]).astype(np.int16)
+
 GAME = Game(
     **DATA.game_fields(),
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
-    levels=tuple(level_of(n) for n in range(len(DATA.levels))),
+    levels=LEVELS,
     rule=rule,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,

@@ -73,6 +73,24 @@ def way_of(pixels: np.ndarray) -> int:
     return DOWN if pixels[0, 1] == CAP else RIGHT
 
 
+def _is_wall(sprite) -> bool:
+    return "agujdcrunq" in sprite.tags and bool(np.any(_pixels(sprite) == -1))
+
+
+def wall_area(level) -> np.ndarray:
+    """``[WINDOW + 1, WINDOW + 1]``: the summed-area table of the world cells the level's
+    walls cover, over the collision window (from ``WINDOW_FROM``): walls never move, so
+    the cells of wall under an arm's box are four reads of it."""
+    covered = np.zeros((WINDOW, WINDOW), np.int32)
+    for sprite in filter(_is_wall, level.sprites):
+        rows, cols = np.nonzero(_pixels(sprite) != rules.TRANSPARENT)
+        np.add.at(covered, (rows + sprite.y - WINDOW_FROM, cols + sprite.x - WINDOW_FROM), 1)
+    if np.any(covered >= 2):
+        # The original would find the overlap at every click and put every one back.
+        raise ValueError(f"s5i5 level {level.name}: two walls overlap")
+    return np.pad(np.cumsum(np.cumsum(covered > 0, axis=0), axis=1), ((1, 0), (1, 0)))
+
+
 def _placed(sprite, pixels: np.ndarray) -> tuple[int, int, int, int, int]:
     """``(x, y, height, width, way)``: a sprite's place, size and way."""
     return (sprite.x, sprite.y, *pixels.shape, way_of(pixels))
@@ -154,9 +172,9 @@ def level_of(number: int) -> Level:
     padding = NUM_SLOTS - len(sprites)
     pixels = [_pixels(s) for s in sprites]
     placed = [_placed(s, p) for s, p in zip(sprites, pixels, strict=True)] + [(0,) * 5] * padding
-    walls = [
-        "agujdcrunq" in s.tags and np.any(p == -1) for s, p in zip(sprites, pixels, strict=True)
-    ]
+    walls = [_is_wall(s) for s in sprites]
+    if np.any(drives[:, : len(walls)] & np.array(walls)):
+        raise ValueError(f"s5i5 level {level.name}: a wall is driven (walls never move)")
     memory = {
         "geometry": tuple(zip(*placed, strict=True)),
         "colour": tuple(int(p[1, 1]) for p in pixels) + (0,) * padding,
