@@ -154,12 +154,13 @@ def _neighbour_cells(grid):
     return out
 
 
-def _first_step(passable, targets, column, row):
+def _first_step(passable, targets, column, row, when):
     """The original's breadth-first search from cell ``(column, row)`` over ``passable``
     cells to the first of ``targets`` reached: ``(found, (column, row) of the way's
-    second cell, or of the start when the start is a target)``."""
+    second cell, or of the start when the start is a target)``. Unless ``when``, nothing
+    is searched (a batch loops only as long as its envs that search)."""
     big = 4 * GRID * GRID  # above any key: a parent's rank times 4 plus the direction
-    start = jnp.zeros((GRID, GRID), bool).at[row, column].set(True)
+    start = jnp.zeros((GRID, GRID), bool).at[row, column].set(when)
     cells = jnp.arange(GRID * GRID).reshape(GRID, GRID)
     rank = jnp.where(start, 0, -1)  # each cell of the current layer: its place in the queue
     first = jnp.where(start, cells, -1)  # each visited cell: its way's second cell
@@ -299,7 +300,7 @@ def _agent_acts(state, who, zone_tag, takes, when):
     passable = jnp.where(holding, _pair_passable(state, who, box), _free(state))
     carried_home = _shifted(zones, -dx, -dy, False)
     targets = jnp.where(holding, carried_home, _neighbour_cells(_grid_of(state, takes)))
-    found, (c, r) = _first_step(passable, targets, column[who], row[who])
+    found, (c, r) = _first_step(passable, targets, column[who], row[who], when)
     moved = (c != column[who]) | (r != row[who])
     # Holding: let go in a zone, else carry the box a cell on. Empty-handed: take a box
     # next to it, else step towards one.
