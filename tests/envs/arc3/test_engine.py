@@ -255,3 +255,15 @@ def test_sprite_declaration_errors_name_the_sprite_and_the_rule():
         Sprite(((0, 1, 2),), kind="wall", scale=-1)
     with pytest.raises(ValueError, match="scale cannot be 0"):
         Sprite(((0,),), kind="wall", scale=0)
+
+
+def test_floor_divide_is_integer_floor_division_on_its_domain():
+    """The renderer divides in float32 (XLA's integer division is not vectorised on
+    CPU): every quotient of |a| < 2**20 by 1 <= b <= 128 the engine meets is exact; the
+    whole domain's corners and a dense sample are checked here."""
+    from gridax.envs.arc3.engine.sprites import floor_divide
+
+    edge = 2**20 - 1
+    a = np.concatenate([np.arange(-5000, 70000), np.arange(edge - 70000, edge + 1), [-edge]])
+    for b in (1, 2, 3, 4, 5, 7, 16, 33, 64, 127, 128):
+        np.testing.assert_array_equal(floor_divide(a, b), a // b, err_msg=f"b={b}")

@@ -34,6 +34,7 @@ from gridax.envs.arc3.engine.sprites import (
     StaticPixels,
     all_pixels_at,
     drawn_size,
+    floor_divide,
     rows_of,
     sprite_pixel,
 )
@@ -176,11 +177,14 @@ def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: i
     cells = jnp.where(shown, across * (bottom - top), 0)
     ends = jnp.cumsum(cells)
     entry = jnp.arange(area, dtype=jnp.int32)
-    which = jnp.clip(jnp.searchsorted(ends, entry, side="right"), 0, cells.shape[0] - 1)
+    # Each entry's slot: how many boxes end at or before it (a count of ends, summed).
+    ended = jnp.zeros(area + 1, jnp.int32).at[jnp.minimum(ends, area)].add(1)
+    which = jnp.minimum(jnp.cumsum(ended[:area]), cells.shape[0] - 1)
     offset = entry - (ends[which] - cells[which])
     safe_across = jnp.maximum(across[which], 1)
-    rows = top[which] + offset // safe_across
-    cols = left[which] + offset % safe_across
+    down = floor_divide(offset, safe_across)
+    rows = top[which] + down
+    cols = left[which] + offset - down * safe_across
     sprite = rows_of(sprites, which)
     size = table.pixels.shape[-1]
     slot = jnp.maximum(moving[which], 0)
