@@ -137,9 +137,9 @@ def pushes(memory, kind, step):
         return visited, shadowed, stopped
 
     none = jnp.zeros(MAX_BLOCKS, bool)
-    return jax.lax.fori_loop(
-        0, 2 * MAX_SEGMENTS, segment_and_offset, (none, none, jnp.bool_(False))
-    )
+    # Only the arm's segments push (a batch loops as long as its longest arm).
+    pushing = jnp.clip(memory["count"][arm] - jnp.where(kind == SHRINK, 1, 0), 0, MAX_SEGMENTS)
+    return jax.lax.fori_loop(0, 2 * pushing, segment_and_offset, (none, none, jnp.bool_(False)))
 
 
 def blocks_on_arms(memory):
