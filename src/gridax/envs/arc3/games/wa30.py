@@ -47,6 +47,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games import wa30_levels
 from gridax.envs.arc3.games.wa30_levels import (
     DATA,
     LEVELS,
@@ -54,6 +55,8 @@ from gridax.envs.arc3.games.wa30_levels import (
     MAX_THIEVES,
     NUM_SLOTS,
     PIXELS,
+    ZONE_TAGS,
+    ZONES,
 )
 from gridax.envs.arc3.rules import Game, Var
 
@@ -122,21 +125,18 @@ def _held(state, by=None):
 
 
 def _in_zones(state, tag, x, y):
-    """Pixel ``(x, y)`` (any shape) is inside the rectangle of a sprite with ``tag``."""
-    x, y = jnp.asarray(x)[..., None], jnp.asarray(y)[..., None]
-    table = state.table
-    zone, left, top, width, height = (
-        column.reshape((1,) * (x.ndim - 1) + (-1,))  # the slots on the last axis
-        for column in (rules.tagged(state, tag), table.x, table.y, table.width, table.height)
-    )
-    inside = (x >= left) & (x < left + width) & (y >= top) & (y < top + height)
-    return jnp.any(zone & inside, axis=-1)
+    """Pixel ``(x, y)`` (any shape) is inside the rectangle of a sprite with ``tag``
+    (the level's zones, mapped once: ``wa30_levels.ZONES``)."""
+    world = wa30_levels.WORLD
+    on = (x >= 0) & (y >= 0) & (x < world) & (y < world)
+    zones = jnp.asarray(ZONES)[state.level, ZONE_TAGS.index(TAGS[tag])]
+    return on & zones[jnp.clip(y, 0, world - 1), jnp.clip(x, 0, world - 1)]
 
 
 def _zone_grid(state, tag):
     """``[GRID, GRID]``: the cells whose top-left pixel is in a zone with ``tag``."""
-    row, column = jnp.mgrid[:GRID, :GRID]
-    return _in_zones(state, tag, CELL * column, CELL * row)
+    cells = jnp.asarray(ZONES[:, :, ::CELL, ::CELL])
+    return cells[state.level, ZONE_TAGS.index(TAGS[tag])]
 
 
 def _shifted(grid, dx, dy, fill):

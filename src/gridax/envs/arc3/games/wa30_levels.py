@@ -63,3 +63,25 @@ def _count(tag: str) -> int:
 NUM_SLOTS = max(sum(len(_pieces(s)) for s in level.sprites) for level in DATA.levels)
 MAX_HELPERS, MAX_THIEVES = _count("kdweefinfi"), _count("ysysltqlke")
 LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
+
+# The world's pixels a side (16 cells of 4), and the zones' tags: goals, dens.
+WORLD = 64
+ZONE_TAGS = ("fsjjayjoeg", "zqxwgacnue")
+
+
+def zone_map(level: Level, tag: str) -> np.ndarray:
+    """``[WORLD, WORLD]`` (y, x): the world's pixels inside the box of a sprite with
+    ``tag``: zones are static kinds, which the recorded traces hold unchanged."""
+    inside = np.zeros((WORLD, WORLD), bool)
+    for sprite in (s for s in level.sprites if tag in s.tags):
+        height, width = np.shape(sprite.pixels)
+        if sprite.rotation or sprite.scale != 1 or min(sprite.x, sprite.y) < 0:
+            raise ValueError(f"wa30 level {level.name}: a zone turned, scaled or off the world")
+        if max(sprite.x + width, sprite.y + height) > WORLD:
+            raise ValueError(f"wa30 level {level.name}: a zone off the world")
+        inside[sprite.y : sprite.y + height, sprite.x : sprite.x + width] = True
+    return inside
+
+
+# [level, goals or dens, y, x]
+ZONES = np.stack([np.stack([zone_map(level, tag) for tag in ZONE_TAGS]) for level in LEVELS])
