@@ -20,6 +20,9 @@ def draw_frame(state: Arc3State, game: Game, bank: LevelBank | None = None) -> j
     the game's UI layer. ``bank`` is the game's level bank (its static layers), built
     once per game when not given."""
     bank = bank_of(game) if bank is None else bank
+    # Only sprites of held kinds read the bank's pixels, and a moving sprite is of one
+    # only where the game declares the kinds its rule repaints: else no second read.
+    held = None if game.repainted_kinds is None else static_pixels_in(bank, state.level)
     with jax.named_scope("render"):
         camera = state.camera
         packed = painting.paint_view(
@@ -30,7 +33,7 @@ def draw_frame(state: Arc3State, game: Game, bank: LevelBank | None = None) -> j
             game.view_size,
             game.paint_area,
             game.max_downscale,
-            static_pixels_in(bank, state.level),
+            held,
         )
         canvas = cam.upscale(
             painting.colours_of(packed, camera.background), camera, game.view_sizes
