@@ -229,8 +229,8 @@ def _append(streams, count, new, valid):
 
 
 def _pour(state, game: Game):
-    """ACTION5: the selection dropped; the streams are the level's water (in list
-    order), then a new water cell under every spout pixel with nothing below it."""
+    """ACTION5: the selection dropped; the streams: the level's water (in list order),
+    then a new water cell under every spout pixel with nothing below it."""
     state = _deselect(state)
     table = state.table
     streams, count = jnp.zeros((STREAMS, 4), jnp.int32), jnp.int32(0)
@@ -329,10 +329,8 @@ def _flow(state, game: Game):
         touched = touched | ((_slots() == target) & floor)
         return water, streams, count, filled, touched, failed | floor
 
-    start = (
-        m["water"], jnp.zeros((STREAMS, 4), jnp.int32), jnp.int32(0),
-        m["filled"], m["touched"], m["failed"],
-    )  # fmt: skip
+    no_streams = jnp.zeros((STREAMS, 4), jnp.int32), jnp.int32(0)
+    start = (m["water"], *no_streams, m["filled"], m["touched"], m["failed"])
     # Only the listed streams flow (a batch loops until its longest list is done).
     water, streams, count, filled, touched, failed = jax.lax.fori_loop(0, m["count"], one, start)
     state = _set(state, water=water, streams=streams, count=count, filled=filled)
