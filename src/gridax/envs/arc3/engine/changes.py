@@ -127,13 +127,15 @@ def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
     ``Game.pixel_size`` on a side; arcengine's ``set_pixels``): its height and width
     become the grid's."""
     height, width = np.shape(pixels)  # static
-    size = state.table.pixels.shape[-1]
-    grid = jnp.pad(
-        jnp.asarray(pixels, jnp.int8),
-        ((0, size - height), (0, size - width)),
-        constant_values=TRANSPARENT,
-    )
+    grid = _padded(jnp.asarray(pixels, jnp.int8), state.table.pixels.shape[-1])
     return _write(state, slot, when, pixels=grid, height=height, width=width)
+
+
+def _padded(grids, size: int):
+    """Pixel grids (``[..., h, w]``, static shape) padded transparent to ``size`` x
+    ``size``, the table's."""
+    spread = [(0, 0)] * (grids.ndim - 2) + [(0, size - n) for n in grids.shape[-2:]]
+    return jnp.pad(grids, spread, constant_values=TRANSPARENT)
 
 
 def lay_out(state: Arc3State, slots, **columns) -> Arc3State:
@@ -153,9 +155,7 @@ def lay_out(state: Arc3State, slots, **columns) -> Arc3State:
         column = getattr(table, name)
         value = jnp.asarray(columns[name], column.dtype)
         if name == "pixels":
-            missing = column.shape[-1] - np.array(value.shape[-2:])
-            spread = [(0, 0)] * (value.ndim - 2) + [(0, int(n)) for n in missing]
-            value = jnp.pad(value, spread, constant_values=TRANSPARENT)
+            value = _padded(value, column.shape[-1])
         return column.at[slots].set(value, mode="drop")
 
     names = tuple(columns)

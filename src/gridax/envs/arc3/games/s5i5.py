@@ -51,16 +51,16 @@ from gridax.envs.arc3.games.s5i5_levels import (
     DOWN,
     GOAL,
     LEFT,
+    LEVELS,
     MOVER,
     NUM_SLOTS,
     RESIZER,
     RIGHT,
     ROTATOR,
     UP,
+    WALL_AREAS,
     WINDOW,
     WINDOW_FROM,
-    level_of,
-    wall_area,
 )
 from gridax.envs.arc3.rules import Game, Var
 
@@ -335,9 +335,6 @@ MOVING_KINDS = (
     "umhgoiayzk uurtduofts vcjjjmwpuk vgzxuhvxge vmgdnqtxsp xipfwfleij xkfyibfspw xzljlcucab "
     "yxqzzpbnam zdzrlogohr zmohjixbwr zrwegmmtib"
 )
-
-LEVELS = tuple(level_of(n) for n in range(len(DATA.levels)))
-WALL_AREAS = np.stack([wall_area(level) for level in DATA.levels]).astype(np.int16)
 
 GAME = Game(
     **DATA.game_fields(),

@@ -189,3 +189,8 @@ def level_of(number: int) -> Level:
     # The original's camera draws the sprites in the level's order, whatever their layers.
     flat = tuple(dataclasses.replace(s, layer=0) for s in sprites)
     return Level(flat, grid_size=level.grid_size, memory=memory, name=level.name)
+
+
+LEVELS = tuple(level_of(n) for n in range(len(DATA.levels)))
+# [level, row, column]: each level's walls summed (after level_of checked them in the window)
+WALL_AREAS = np.stack([wall_area(level) for level in DATA.levels]).astype(np.int16)
