@@ -67,18 +67,22 @@ parity: $(INSTALLED) $(FORAGAX_VENVS:%=%/.installed) arc3-parity
 PYTHON312 ?= python3.12
 ARCENGINE_VENV := .venv-arcengine
 
-$(ARCENGINE_VENV)/.installed:
+$(ARCENGINE_VENV)/.installed: pyproject.toml
 	$(PYTHON312) -m venv $(ARCENGINE_VENV)
-	$(ARCENGINE_VENV)/bin/python -m pip install --quiet "arcengine==0.9.3" "arc-agi==0.9.9"
+	$(ARCENGINE_VENV)/bin/python -m pip install --quiet -e ".[arc-agi]" pytest pytest-xdist pytest-benchmark
 	touch $@
 
 # The live comparisons (make test replays the recorded ones and runs the rest), and the
 # checks make test runs on a sample of games (tests/tools/arc3_sample.py) on every game:
-# the agents' path (frames="last") on the recorded traces and batched, check_env.
+# the agents' path (frames="last") on the recorded traces and batched, check_env; then
+# ARC Prize's toolkit on gridax (gridax.wrappers.arc_agi) beside it on the official
+# files, under the Python 3.12 that has both.
 arc3-parity: $(INSTALLED) $(ARCENGINE_VENV)/.installed
 	GRIDAX_ARCENGINE_PYTHON=$(ARCENGINE_VENV)/bin/python GRIDAX_ARC3_ALL_GAMES=1 \
 		$(BIN)/python -m pytest -n $(TEST_WORKERS) tests/envs/arc3 tests/test_conformance.py \
-		-k "live or batch_steps or recorded_official or (conforms and Arc3)"
+		tests/wrappers/test_arc_agi.py -k "live or batch_steps or recorded_official or (conforms and Arc3)"
+	GRIDAX_ARC3_ALL_GAMES=1 $(ARCENGINE_VENV)/bin/python -m pytest -n $(TEST_WORKERS) \
+		tests/wrappers/test_arc_agi_toolkit.py
 
 clean:
 	rm -rf $(VENV) $(FORAGAX_VENVS) $(ARCENGINE_VENV) .pytest_cache

@@ -9,7 +9,8 @@ several). Run it with Python 3.12+ and
 loads the official file, walks every level as ``arcengine`` builds it (after the level's
 own merge of static sprites) and writes
 ``src/gridax/envs/arc3/data/<game>.json.gz``: the game's id, version, the sha256 of the
-source file, the human baselines of ``metadata.json``, the actions it offers, its camera
+source file, the title, tags, frame rate, download date and human baselines of
+``metadata.json``, the actions it offers, its camera
 as constructed, every level's sprites (pixels, position, layer, scale, rotation,
 mirrors, blocking, visibility, collidability, tags, in the level's list order), grid
 size, data values and name, and the module's sprite catalogue (the sprites a game clones
@@ -158,6 +159,8 @@ def extract(reference: Path, game: str) -> Path:
         "arcengine": "0.9.3",
         "title": metadata.get("title", name.upper()),
         "tags": metadata.get("tags", []),
+        "default_fps": metadata.get("default_fps"),  # the toolkit's EnvironmentInfo
+        "date_downloaded": metadata.get("date_downloaded"),
         "baseline_actions": metadata["baseline_actions"],
         "available_actions": list(game._available_actions),
         "camera": constructed_camera(cls),

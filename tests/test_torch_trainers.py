@@ -173,3 +173,31 @@ def test_maskable_ppo_on_sb3_vec_env():
         actions, _ = model.predict(obs, action_masks=get_action_masks(envs))
         assert set(actions[:, 0]) <= {0, 6}
         obs, *_ = envs.step(actions)
+
+
+@pytest.mark.parametrize("context", [False, True], ids=["plain", "context"])
+def test_multi_input_policy_takes_the_native_dict_observations(context):
+    """The command users try first, SB3 unchanged: ``MultiInputPolicy`` on gridax's
+    Dict observations (scalars as shape (1,), the demonstrations' nested fields named
+    "context/inputs"...), through ``make_vec_env`` and through :class:`SB3VecEnv`,
+    whose observations are the same."""
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    from gridax.wrappers.sb3 import SB3VecEnv
+
+    options = {"flat_actions": True, "context": context}
+    theirs = make_vec_env("gridax/ArcAgi1-v0", n_envs=2, env_kwargs=options)
+    ours = SB3VecEnv("ArcAgi1-v0", 2, observations="native", context=context)
+    assert ("context/inputs" in theirs.observation_space.spaces) is context
+    assert theirs.observation_space.spaces["step_count"].shape == (1,)
+    theirs.seed(5)
+    ours.seed(5)
+    first, expected = ours.reset(), theirs.reset()
+    assert first.keys() == expected.keys()
+    for key in first:
+        np.testing.assert_array_equal(first[key], expected[key], err_msg=key)
+    for envs in (theirs, ours):
+        model = PPO("MultiInputPolicy", envs, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+        model.learn(64)
+        assert model.num_timesteps >= 64

@@ -117,7 +117,7 @@ def test_disabled_mode_restarts_only_the_envs_of_the_reset_mask():
     obs, _, _, truncated, _ = vec.step(action)
     assert truncated.all() and (obs["step_count"] == 2).all()  # ended and stays so
     obs, _ = vec.reset(options={"reset_mask": np.array([True, False, True])})
-    np.testing.assert_array_equal(obs["step_count"], [0, 2, 0])
+    np.testing.assert_array_equal(obs["step_count"], [[0], [2], [0]])
 
 
 def test_same_seed_same_trajectory():

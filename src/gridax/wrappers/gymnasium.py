@@ -17,7 +17,10 @@ Spaces. Observations and actions are NumPy trees: a structured gridax value (an 
 observation, a :class:`~gridax.envs.arc.PointAction`) is a ``Dict`` space of its
 fields, so an ARC point action is ``{"operation": 3, "row": 0, "col": 1}``; a bbox action
 has ``r1, c1, r2, c2``, a mask action a boolean ``selection`` of the whole canvas. (A
-``Dict`` by default because it names the fields and covers the mask format too.) For
+``Dict`` by default because it names the fields and covers the mask format too.) An
+observation's ``Dict`` is one level deep, a nested field named by its path
+(``"context/inputs"``), and a scalar field has shape ``(1,)``: the form Stable-Baselines3's
+``MultiInputPolicy`` takes. For
 PyTorch trainers, ``flat_actions=True`` makes a structured action one ``MultiDiscrete``
 with ``action_masks()`` for masked policies, and ``observations="flat"`` (one
 ``float32`` vector) or ``"image"`` (ARC-AGI-3's frame as RGB) a ``Box`` observation
@@ -64,6 +67,7 @@ from gridax.wrappers.gymnasium_spaces import (  # noqa: F401  (the adapters' spa
     FlatActions,
     Forms,
     check_action,
+    to_gymnasium_observation_space,
     to_gymnasium_space,
 )
 

@@ -1,6 +1,7 @@
 """How the Gymnasium adapters (:mod:`gridax.wrappers.gymnasium`) present a gridax env's
-spaces and values: gridax's own trees as Gymnasium ``Dict`` spaces, with every action
-checked at the boundary, or the flat forms PyTorch trainers take:
+spaces and values: gridax's own fields as Gymnasium ``Dict`` spaces (observations one
+level deep, scalars as shape ``(1,)``: :func:`to_gymnasium_observation_space`), with
+every action checked at the boundary, or the flat forms PyTorch trainers take:
 
 - :class:`FlatActions` (``flat_actions=True``): a ``Dict`` action as one vector of
   integers, a ``MultiDiscrete`` (ARC point ``[35, 30, 30]``, ARC-AGI-3 ``[8, 64, 64]``),
@@ -25,6 +26,7 @@ from gridax.interface import Env
 from gridax.validation import require_known
 
 OBSERVATION_FORMS = ("native", "flat", "image")
+PATH_SEPARATOR = "/"  # a nested field's name in the Dict form: "context/inputs"
 
 
 class _Field(NamedTuple):
@@ -169,6 +171,49 @@ def to_gymnasium_space(space: spaces.Space) -> gymnasium.spaces.Space:
     raise TypeError(f"no Gymnasium equivalent for {space!r}")
 
 
+def named_leaves(space: spaces.Space, prefix: str = "") -> list[tuple[str, spaces.Space]]:
+    """Each leaf space of a (nested) ``Dict`` with its path (``"context/inputs"``), in
+    field order (as :func:`leaves`)."""
+    if not isinstance(space, spaces.Dict):
+        return [(prefix, space)]
+    return [
+        pair
+        for name, sub in space.spaces.items()
+        for pair in named_leaves(sub, f"{prefix}{PATH_SEPARATOR}{name}" if prefix else name)
+    ]
+
+
+def _lifted(space: spaces.Space) -> spaces.Space:
+    """A scalar ``Box`` as shape ``(1,)``; any other space as it is."""
+    if isinstance(space, spaces.Box) and space.shape == ():
+        return spaces.Box(space.low, space.high, (1,), space.dtype)
+    return space
+
+
+def to_gymnasium_observation_space(space: spaces.Space) -> gymnasium.spaces.Space:
+    """The Gymnasium form of a gridax observation space (``observations="native"``): a
+    structured one as a ``Dict`` one level deep, nested fields named by their path
+    (``"context/inputs"``), each ``Box`` field at least one-dimensional (a scalar as
+    shape ``(1,)``). Stable-Baselines3's ``MultiInputPolicy`` takes this form: it
+    refuses nested ``Dict`` spaces and cannot flatten a scalar ``Box``."""
+    if not isinstance(space, spaces.Dict):
+        return to_gymnasium_space(space)
+    fields = {name: to_gymnasium_space(_lifted(leaf)) for name, leaf in named_leaves(space)}
+    return gymnasium.spaces.Dict(fields)
+
+
+def gymnasium_observation(space: spaces.Space, obs, leaf) -> Any:
+    """``obs`` (or a batch) in the form of :func:`to_gymnasium_observation_space`, each
+    array through ``leaf`` (NumPy, torch or JAX out)."""
+    if not isinstance(space, spaces.Dict):
+        return leaf(obs)
+    out = {}
+    for (name, sub), (_, value) in zip(named_leaves(space), leaves(space, obs), strict=True):
+        array = leaf(value)
+        out[name] = array.reshape((*array.shape, 1)) if _lifted(sub) is not sub else array
+    return out
+
+
 def check_action(env_id: str, space: spaces.Space, action, batch: tuple[int, ...]) -> Any:
     """``action`` (NumPy, JAX or CPU torch arrays; a dict of fields for a structured
     space) as gridax takes it, after checking every field's shape and values against
@@ -226,7 +271,7 @@ class Forms:
         )
         self.form = observations
         if observations == "native":
-            self.gym_obs_space = to_gymnasium_space(self.obs_space)
+            self.gym_obs_space = to_gymnasium_observation_space(self.obs_space)
             return
         convert = env.observation_image if observations == "image" else self._flatten
         self._convert = jax.jit(convert)
@@ -240,7 +285,7 @@ class Forms:
 
     def observation(self, obs, leaf):
         if self.form == "native":
-            return spaces.as_dicts(self.obs_space, obs, leaf)
+            return gymnasium_observation(self.obs_space, obs, leaf)
         return leaf(self._convert(obs))
 
     def action(self, action, batch: tuple[int, ...]):

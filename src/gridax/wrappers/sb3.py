@@ -14,7 +14,8 @@ and speaks SB3's vector protocol, so SB3's algorithms train on it unchanged::
     PPO("MlpPolicy", envs).learn(100_000)
 
 Its forms are the ones PyTorch trainers take (``flat_actions=True`` and
-``observations="flat"`` by default; ``"image"`` for ``CnnPolicy`` on ARC-AGI-3). As SB3
+``observations="flat"`` by default; ``"image"`` for ``CnnPolicy`` on ARC-AGI-3;
+``"native"``, gridax's fields as one-level ``Dict``, for ``MultiInputPolicy``). As SB3
 expects, an env whose episode ends restarts in the same step, and its ``info`` holds the
 old episode's ``terminal_observation`` and ``TimeLimit.truncated``; ``env_method(
 "action_masks")`` gives each env's mask, which sb3-contrib's ``MaskablePPO`` reads.
@@ -33,6 +34,18 @@ from stable_baselines3.common.vec_env import (  # pyright: ignore[reportMissingI
 
 from gridax.interface import Env
 from gridax.wrappers.gymnasium import GymnasiumVectorEnv
+
+
+def _copied(obs):
+    """``obs`` (an array, or the Dict form's dict of arrays) as NumPy copies."""
+    return {k: np.array(v) for k, v in obs.items()} if isinstance(obs, dict) else np.array(obs)
+
+
+def _per_env(obs, i: int):
+    """Env ``i``'s part of a batch of observations (an array or a dict of arrays)."""
+    if isinstance(obs, dict):
+        return {k: np.asarray(v)[i] for k, v in obs.items()}
+    return np.asarray(obs)[i]
 
 
 class SB3VecEnv(VecEnv):
@@ -66,7 +79,7 @@ class SB3VecEnv(VecEnv):
         obs, _ = self.vector.reset(seed=seeds or None)
         self._reset_seeds()
         self._reset_options()
-        return np.array(obs)
+        return _copied(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
@@ -77,7 +90,7 @@ class SB3VecEnv(VecEnv):
         infos = self._infos(info, np.asarray(terminated), np.asarray(truncated))
         # Copies: SB3 writes into what a VecEnv returns (the rewards, when it bootstraps a
         # truncated episode), and the adapter's arrays are read-only views of JAX's.
-        return np.array(obs), np.array(reward, np.float32), dones, infos
+        return _copied(obs), np.array(reward, np.float32), dones, infos
 
     def _infos(self, info: dict, terminated, truncated) -> list[dict[str, Any]]:
         """Gymnasium's dict of per-env arrays as SB3's list of per-env dicts."""
@@ -85,7 +98,7 @@ class SB3VecEnv(VecEnv):
         values = {name: np.asarray(info[name]) for name in names}
         infos = [{name: values[name][i] for name in names} for i in range(self.num_envs)]
         for i in np.flatnonzero(terminated | truncated):  # the flags of the ended episodes
-            infos[i]["terminal_observation"] = np.asarray(info["final_obs"])[i]
+            infos[i]["terminal_observation"] = _per_env(info["final_obs"], int(i))
             infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
         return infos
 

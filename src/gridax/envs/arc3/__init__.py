@@ -5,8 +5,8 @@ RESET, multi-frame actions, next level, win and lose, undo (docs/arc3.md).
 Public submodules: ``rules`` (what a game's rule calls), ``games``, ``official`` (the
 level data of ARC Prize's games that ``games`` ports), ``scoring`` (ARC Prize's score),
 ``evaluation`` (a policy on the games, scored), ``pictures`` (PNG and GIF of frames),
-``search`` (shortest solutions). ``Arc3Env`` is a game behind :class:`gridax.Env` (ids
-``Arc3-<Game>-v0``).
+``search`` (shortest solutions), ``plays`` (plays as ARC Prize's toolkit sees them).
+``Arc3Env`` is a game behind :class:`gridax.Env` (ids ``Arc3-<Game>-v0``).
 """
 
 from gridax.envs.arc3 import games, rules
@@ -39,7 +39,7 @@ from gridax.envs.arc3.interface import (
     make_env,
     registered_ids,
 )
-from gridax.envs.arc3.tools import evaluation, official, pictures, scoring, search
+from gridax.envs.arc3.tools import evaluation, official, pictures, plays, scoring, search
 
 __all__ = [
     "ACTION1",
@@ -75,6 +75,7 @@ __all__ = [
     "make_env",
     "official",
     "pictures",
+    "plays",
     "registered_ids",
     "reset",
     "rules",

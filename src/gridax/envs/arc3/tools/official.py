@@ -48,6 +48,11 @@ class OfficialGame:
     arcengine: str  # the engine version the data was extracted, and the port is exact, under
     title: str
     baseline_actions: tuple[int, ...]  # human baseline per level (metadata.json)
+    # metadata.json's tags ("keyboard", "click"...), frame rate and download date: what
+    # ARC Prize's toolkit lists of the game (gridax.wrappers.arc_agi)
+    game_tags: tuple[str, ...]
+    default_fps: int | None
+    date_downloaded: str | None
     available_actions: tuple[int, ...]
     camera: Mapping[str, int]  # as constructed: x, y, width, height, background, letter_box
     levels: tuple[OfficialLevel, ...]
@@ -140,6 +145,9 @@ def load(game_id: str) -> OfficialGame:
         arcengine=record["arcengine"],
         title=record["title"],
         baseline_actions=tuple(record["baseline_actions"]),
+        game_tags=tuple(record["tags"]),
+        default_fps=record["default_fps"],
+        date_downloaded=record["date_downloaded"],
         available_actions=tuple(record["available_actions"]),
         camera=record["camera"],
         levels=tuple(
