@@ -8,7 +8,7 @@ import numpy as np
 
 from gridax.envs.arc3.engine import camera as cam
 from gridax.envs.arc3.engine.game import Game
-from gridax.envs.arc3.engine.types import CLICK, GAME_OVER, WIN, Action, Arc3State
+from gridax.envs.arc3.engine.types import CLICK, GAME_OVER, RESET, WIN, Action, Arc3State
 
 
 def is_valid(action: Action, game: Game):
@@ -27,20 +27,24 @@ def is_over(state: Arc3State):
 
 def check_action(action: Action, game: Game) -> None:
     """Raises a ``ValueError`` naming a concrete action the game does not offer or a
-    click off the screen (traced actions are checked inside: flagged no-ops)."""
+    click off the screen (traced actions are checked inside: flagged no-ops). The check
+    is :func:`is_valid` in NumPy: a step called from Python pays no JAX dispatch for it."""
     try:
-        ids, valid = np.asarray(action.id), np.asarray(is_valid(action, game))
+        ids, xs, ys = (np.atleast_1d(np.asarray(v)) for v in (action.id, action.x, action.y))
     except jax.errors.TracerArrayConversionError:
         return
+    offered = np.isin(ids, (RESET, *game.available_actions))
+    on_screen = (xs >= 0) & (ys >= 0) & (xs < cam.SCREEN) & (ys < cam.SCREEN)
+    valid = offered & ((ids != CLICK) | on_screen)
     if valid.all():
         return
-    offered = np.asarray(game.offers(action.id))
     if not offered.all():
-        bad = sorted(set(np.atleast_1d(ids[~offered]).tolist()))
+        bad = sorted(set(ids[~offered].tolist()))
         raise ValueError(
             f"game {game.name!r} offers RESET and {list(game.available_actions)}; got action "
             f"id {', '.join(map(str, bad))}"
         )
-    first = np.flatnonzero(np.atleast_1d(~valid))[0]
-    x, y = (np.atleast_1d(np.asarray(v))[first] for v in (action.x, action.y))
-    raise ValueError(f"clicks land on the 64x64 screen (x, y in 0-63); got ({x}, {y})")
+    first = np.flatnonzero(~valid)[0]
+    raise ValueError(
+        f"clicks land on the 64x64 screen (x, y in 0-63); got ({xs[first]}, {ys[first]})"
+    )
