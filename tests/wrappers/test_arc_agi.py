@@ -21,11 +21,15 @@ import pytest
 
 from gridax.envs.arc3 import CLICK, RESET
 from gridax.envs.arc3.games import GAMES
+from gridax.envs.arc3.tools import scoring
 from gridax.envs.arc3.tools.plays import Plays
-from tests.tools.arc3_sample import sampled
+from tests.tools.arc3_sample import EVERY_GAME
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "arc3" / "toolkit_answers.json.gz"
 RECORDED = json.loads(gzip.decompress(FIXTURE.read_bytes()))
+# make test replays two ports (each compiles a program of its own): tu93's animations
+# and a won game's refusals, cn04's one frame an action; make arc3-parity replays all.
+REPLAYED = ("cn04", "tu93")
 
 
 def digest(frame: np.ndarray) -> str:
@@ -53,8 +57,8 @@ def test_plays_answer_as_the_toolkit_recorded_official(name):
     a play past its episode's end gets RESETs, and its answers are not read): each
     answer equal to the toolkit's on the official file, field for field and frame for
     frame (frames by sha256), the action it echoes included."""
-    if not sampled(name):
-        pytest.skip("make arc3-parity replays every game (tests/tools/arc3_sample.py)")
+    if not (EVERY_GAME or name in REPLAYED):
+        pytest.skip("make arc3-parity replays every game (GRIDAX_ARC3_ALL_GAMES)")
     recorded = RECORDED[name]
     game = GAMES[name]
     episodes = recorded["episodes"]
@@ -74,6 +78,23 @@ def test_plays_answer_as_the_toolkit_recorded_official(name):
             action_id, x, y = [RESET, 0, 0] if i == 0 else episode[i - 1]
             echoed = {"x": x, "y": y} if action_id == CLICK else {}
             assert record["action_input"]["data"] == echoed
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_the_recorded_scorecards_are_gridaxs_scores(name):
+    """The toolkit's scorecard of the fixture's plays, each play (run) scored again by
+    gridax's ``scoring`` from its level actions: every level's score, the play's, and
+    the game's (the play with the most levels completed)."""
+    (environment,) = RECORDED[name]["scorecard"]["environments"]
+    baselines = GAMES[name].baseline_actions
+    best = max(environment["runs"], key=lambda run: run["levels_completed"])
+    for run in environment["runs"]:
+        assert run["level_baseline_actions"] == list(baselines)
+        args = (run["level_actions"], run["levels_completed"], baselines)
+        assert scoring.level_scores(*args).tolist() == run["level_scores"]
+        assert float(scoring.game_score(*args)) == run["score"]
+    assert environment["score"] == best["score"]
+    assert environment["levels_completed"] == best["levels_completed"]
 
 
 def test_a_won_game_refuses_all_but_reset_and_reset_starts_it_again():

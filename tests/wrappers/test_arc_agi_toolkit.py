@@ -115,15 +115,18 @@ def test_live_a_batch_answers_as_each_play_alone(quiet_logger, tmp_path):
 
 
 def test_live_an_invented_game_plays_and_scores_through_the_toolkit(quiet_logger):
-    """gridax's own Keys, as a Game: its reference solution wins at its baselines."""
+    """gridax's own Keys: its reference solution wins at its baselines, and a renderer
+    given to ``make`` sees every answer, as the toolkit calls it."""
     arcade = Arcade(logger=quiet_logger)
-    env = arcade.make("keys")
+    shown = []
+    env = arcade.make("keys", renderer=lambda steps, frame_data: shown.append(steps))
     game = GAMES["Keys"]
     for moves in game.solutions:
         for move in moves:
             assert isinstance(move, int)  # Keys has no click
             last = env.step(GameAction.from_id(move))
     assert last.state is GameState.WIN and last.levels_completed == len(game.levels)
+    assert shown == list(range(1, 2 + sum(map(len, game.solutions))))  # reset, then each
     card = arcade.get_scorecard()
     assert card is not None and card.score == 100.0
     assert make(game, logger=quiet_logger).info.game_id == "keys"
