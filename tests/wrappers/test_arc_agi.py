@@ -56,7 +56,7 @@ def test_plays_answer_as_the_toolkit_recorded_official(name):
     """Every episode of the fixture, played as one batch of plays (one play an episode;
     a play past its episode's end gets RESETs, and its answers are not read): each
     answer equal to the toolkit's on the official file, field for field and frame for
-    frame (frames by sha256), the action it echoes included."""
+    frame (frames by digest); the action the toolkit echoed is the episode's."""
     if not (EVERY_GAME or name in REPLAYED):
         pytest.skip("make arc3-parity replays every game (GRIDAX_ARC3_ALL_GAMES)")
     recorded = RECORDED[name]
