@@ -62,7 +62,7 @@ except ImportError as error:  # pragma: no cover - depends on the Python
         "(Python 3.12 or later)"
     ) from error
 
-from gridax.envs.arc3 import CLICK, RESET, Game, official, plays
+from gridax.envs.arc3 import CLICK, RESET, Game, baseline_actions, official, plays
 from gridax.envs.arc3 import games as game_modules
 
 __all__ = ["Arcade", "GridaxEnvironmentWrapper", "PlayBatch", "environment_info", "make"]
@@ -89,7 +89,7 @@ def environment_info(game: Game) -> EnvironmentInfo:
         game_id=game.name.lower(),
         title=game.name,
         tags=list(game.tags),
-        baseline_actions=list(plays.baseline_actions(game)),
+        baseline_actions=list(baseline_actions(game)),
         local_dir=GAMES_FOLDER,
     )
 
@@ -103,8 +103,9 @@ def _game_of(game: str | Game) -> Game:
     found = by_id.get(game.split("-", 1)[0].lower())
     if found is None:
         raise ValueError(f"no gridax ARC-AGI-3 game {game!r}; there are {sorted(by_id)}")
-    if "-" in game and environment_info(found).game_id != game.lower():
-        raise ValueError(f"gridax has {environment_info(found).game_id}, not {game!r}")
+    listed = environment_info(found).game_id
+    if "-" in game and listed != game.lower():
+        raise ValueError(f"gridax has {listed}, not {game!r}")
     return found
 
 
@@ -156,26 +157,49 @@ def _frame_data(
     return out
 
 
-class _Player:
-    """What a wrapper and a batch share: the game, its listing and the checks."""
+def _begin_play(record: arc_agi.EnvironmentWrapper) -> None:
+    """A new play's guid and, where it records, its recording file, as
+    ``LocalEnvironmentWrapper`` begins one."""
+    record._guid = str(uuid.uuid4())
+    if record.save_recording:
+        record._setup_recording_file()
 
-    game: Game
-    environment_info: EnvironmentInfo
-    logger: logging.Logger
 
-    def _answer(self, answer: plays.Answer, action: GameAction, data, reasoning, guid: str):
-        action_input = ActionInput(id=action, data=data or {}, reasoning=reasoning)
-        return _frame_data(answer, action_input, self.environment_info.game_id, guid, self.game)
-
-    def _checked(self, action, data) -> tuple[int, int, int] | None:
+def _answer_all(
+    records: Sequence[arc_agi.EnvironmentWrapper],
+    lockstep: plays.Plays,
+    actions: Sequence,
+    data: Sequence,
+    reasoning: Sequence,
+) -> list | None:
+    """Action ``actions[i]`` in play ``i`` of ``lockstep``, answered as the toolkit
+    answers: each answer through ``records[i]._set_last_response`` (the toolkit's own
+    recording, renderer and scorecard of play ``i``). A bad action is logged by name and
+    no play moves (``None``)."""
+    game = lockstep.game
+    game_id = records[0].environment_info.game_id
+    checked = []
+    for action, d in zip(actions, data, strict=True):
         try:
-            return _action_of(self.game, action, data)
+            checked.append(_action_of(game, action, d))
         except ValueError as bad:
-            self.logger.error(f"{self.environment_info.game_id}: {bad}")
-            return None
+            records[0].logger.error(f"{game_id}: {bad}")
+    if len(checked) < len(actions):
+        return None
+    ids, xs, ys = np.asarray(checked, np.int32).T
+    answers = lockstep.act(ids, xs, ys)
+    out = []
+    for answer, record, action, d, r in zip(
+        answers, records, actions, data, reasoning, strict=True
+    ):
+        action_input = ActionInput(id=action, data=d or {}, reasoning=r)
+        frame_data = _frame_data(answer, action_input, game_id, record._guid or "", game)
+        record._set_last_response(frame_data, reasoning=r)
+        out.append(frame_data)
+    return out
 
 
-class GridaxEnvironmentWrapper(arc_agi.EnvironmentWrapper, _Player):
+class GridaxEnvironmentWrapper(arc_agi.EnvironmentWrapper):
     """The toolkit's ``EnvironmentWrapper`` backed by a gridax game (module docstring):
     made as ``LocalEnvironmentWrapper`` is, and reset once on construction as it is."""
 
@@ -203,9 +227,7 @@ class GridaxEnvironmentWrapper(arc_agi.EnvironmentWrapper, _Player):
             renderer,
         )
         self.game = game
-        self._guid = str(uuid.uuid4())
-        if self.save_recording:
-            self._setup_recording_file()
+        _begin_play(self)
         self._plays = plays.Plays(game)
         self.reset()
 
@@ -220,16 +242,11 @@ class GridaxEnvironmentWrapper(arc_agi.EnvironmentWrapper, _Player):
         reasoning: dict[str, Any] | None = None,
     ) -> FrameDataRaw | None:
         """One action: its ``FrameDataRaw``, or ``None`` (logged) for a bad one."""
-        checked = self._checked(action, data)
-        if checked is None:
-            return None
-        (answer,) = self._plays.act(*checked)
-        out = self._answer(answer, action, data, reasoning, self._guid)
-        self._set_last_response(out, reasoning=reasoning)
-        return out
+        out = _answer_all([self], self._plays, [action], [data], [reasoning])
+        return None if out is None else out[0]
 
 
-class PlayBatch(_Player):
+class PlayBatch:
     """``num_plays`` plays of one game at once, for agents that choose actions one play
     at a time: ``step`` takes an action per play and returns a ``FrameDataRaw`` per
     play, each what its own :class:`GridaxEnvironmentWrapper` would answer (its own
@@ -269,9 +286,7 @@ class PlayBatch(_Player):
             for _ in range(num_plays)
         ]
         for record in self.records:
-            record._guid = str(uuid.uuid4())
-            if save_recording:
-                record._setup_recording_file()
+            _begin_play(record)
         self.reset()
 
     @property
@@ -302,19 +317,7 @@ class PlayBatch(_Player):
                 f"actions, data and reasoning; got {len(actions)}, {len(data)}, {len(reasoning)}"
             )
             return None
-        checked = [self._checked(a, d) for a, d in zip(actions, data, strict=True)]
-        if any(c is None for c in checked):
-            return None
-        ids, xs, ys = np.asarray(checked, np.int32).T
-        answers = self._plays.act(ids, xs, ys)
-        out = []
-        for answer, record, action, d, r in zip(
-            answers, self.records, actions, data, reasoning, strict=True
-        ):
-            frame_data = self._answer(answer, action, d, r, record._guid or "")
-            record._set_last_response(frame_data, reasoning=r)
-            out.append(frame_data)
-        return out
+        return _answer_all(self.records, self._plays, actions, data, reasoning)
 
 
 def make(

@@ -13,7 +13,7 @@ every action checked at the boundary, or the flat forms PyTorch trainers take:
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 import gymnasium
 import jax
@@ -183,9 +183,13 @@ def named_leaves(space: spaces.Space, prefix: str = "") -> list[tuple[str, space
     ]
 
 
+def _scalar_box(space: spaces.Space) -> TypeGuard[spaces.Box]:
+    """A ``Box`` of shape ``()``: shape ``(1,)`` in the ``Dict`` form."""
+    return isinstance(space, spaces.Box) and space.shape == ()
+
+
 def _lifted(space: spaces.Space) -> spaces.Space:
-    """A scalar ``Box`` as shape ``(1,)``; any other space as it is."""
-    if isinstance(space, spaces.Box) and space.shape == ():
+    if _scalar_box(space):
         return spaces.Box(space.low, space.high, (1,), space.dtype)
     return space
 
@@ -210,7 +214,7 @@ def gymnasium_observation(space: spaces.Space, obs, leaf) -> Any:
     out = {}
     for (name, sub), (_, value) in zip(named_leaves(space), leaves(space, obs), strict=True):
         array = leaf(value)
-        out[name] = array.reshape((*array.shape, 1)) if _lifted(sub) is not sub else array
+        out[name] = array.reshape((*array.shape, 1)) if _scalar_box(sub) else array
     return out
 
 

@@ -36,6 +36,7 @@ from gridax.envs.arc3.interface import (
     Arc3Config,
     Arc3Env,
     Arc3EnvState,
+    baseline_actions,
     make_env,
     registered_ids,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "Level",
     "Sprite",
     "SpriteTable",
+    "baseline_actions",
     "batch_reset",
     "batch_step",
     "build_table",

@@ -13,11 +13,13 @@ from gridax.envs.arc3.engine.types import CLICK, GAME_OVER, RESET, WIN, Action, 
 
 def is_valid(action: Action, game: Game):
     """The game offers the action and a click lands on the screen."""
-    return game.offers(action.id) & ((action.id != CLICK) | _on_screen(action))
+    return game.offers(action.id) & _lands(action.id, action.x, action.y)
 
 
-def _on_screen(action: Action):
-    return (action.x >= 0) & (action.y >= 0) & (action.x < cam.SCREEN) & (action.y < cam.SCREEN)
+def _lands(ids, xs, ys):
+    """Not a click, or a click on the screen (JAX or NumPy arrays alike)."""
+    on_screen = (xs >= 0) & (ys >= 0) & (xs < cam.SCREEN) & (ys < cam.SCREEN)
+    return (ids != CLICK) | on_screen
 
 
 def is_over(state: Arc3State):
@@ -34,8 +36,7 @@ def check_action(action: Action, game: Game) -> None:
     except jax.errors.TracerArrayConversionError:
         return
     offered = np.isin(ids, (RESET, *game.available_actions))
-    on_screen = (xs >= 0) & (ys >= 0) & (xs < cam.SCREEN) & (ys < cam.SCREEN)
-    valid = offered & ((ids != CLICK) | on_screen)
+    valid = offered & _lands(ids, xs, ys)
     if valid.all():
         return
     if not offered.all():

@@ -28,9 +28,6 @@ import numpy as np
 from gridax.envs.arc3 import env as functional
 from gridax.envs.arc3.engine.game import Game
 from gridax.envs.arc3.engine.types import GAME_OVER, RESET, STATUS_NAMES, WIN, Action
-from gridax.envs.arc3.interface import baseline_actions
-
-__all__ = ["Answer", "Plays", "baseline_actions"]  # baseline_actions: what a play is scored on
 
 
 @dataclass(frozen=True)
