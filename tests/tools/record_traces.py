@@ -113,6 +113,25 @@ TN36_BEAMS += [(34, 33), (34, 48), (39, 33), (39, 48), (44, 33), (44, 48), (49, 
 TN36_BEAMS += [(54, 33), (54, 48), (59, 33), (59, 48), (57, 58)]
 TN36_LEVEL_7 = [(x, y) for _, x, y in GAMES["tn36"].solutions[6]]
 SCRIPTED = {
+    "ar25": [
+        # level 2: the upright mirror moved 16 times, never switching (the hint blinks
+        # at the 15th), then ACTION5 and more moves
+        {
+            "start_level": 1,
+            "actions": [[3, 0, 0], [4, 0, 0]] * 8 + [[5, 0, 0], [3, 0, 0], [4, 0, 0]],
+        },
+        # level 1: ACTION5 until no step is left (GAME_OVER), an action, RESET, a move
+        {"start_level": 0, "actions": [[5, 0, 0]] * 64 + [[1, 0, 0], [0, 0, 0], [2, 0, 0]]},
+        # level 5: clicks where the mirrors cross (each selects the other), on the piece,
+        # moves, undos past the first move
+        {
+            "start_level": 4,
+            "actions": [[CLICK, 10, 16], [CLICK, 10, 16], [CLICK, 43, 37], [CLICK, 10, 16]]
+            + [[1, 0, 0], [3, 0, 0], [4, 0, 0], [CLICK, 10, 40], [2, 0, 0], [1, 0, 0]]
+            + [[UNDO, 0, 0]] * 6
+            + [[4, 0, 0]],
+        },
+    ],
     "sk48": [
         {
             "start_level": 6,

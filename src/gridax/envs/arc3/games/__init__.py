@@ -5,6 +5,7 @@ of ARC Prize's public games (cn04, ft09, ...), frame-exact against the official 
 with their level data in ``arc3/data`` (``arc3.official``)."""
 
 from gridax.envs.arc3.games import (
+    ar25,
     cd82,
     cn04,
     crumble,
@@ -29,7 +30,10 @@ from gridax.envs.arc3.games import (
 )
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
-PORTED = (cd82, cn04, ft09, ls20, m0r0, r11l, s5i5, sk48, sp80, su15, tn36, tr87, tu93, vc33, wa30)
+PORTED = (
+    ar25, cd82, cn04, ft09, ls20, m0r0, r11l, s5i5, sk48, sp80, su15, tn36, tr87, tu93, vc33,
+    wa30,
+)  # fmt: skip
 
 # Each game's module defines its GAME; listing the module here registers it
 # (gridax.make("Arc3-<name>-v0")).
@@ -37,6 +41,7 @@ GAMES = {module.GAME.name: module.GAME for module in INVENTED + PORTED}
 
 __all__ = [
     "GAMES",
+    "ar25",
     "cd82",
     "cn04",
     "crumble",

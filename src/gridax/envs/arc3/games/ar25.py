@@ -1,0 +1,419 @@
+"""ar25 (ARC Prize's ARC-AGI-3 public game, version e3c63847), frame for frame.
+
+A 21x21 board holds one or two pieces (colour 5), one or two mirrors (lines of colour 10,
+one upright and one level, each at most) and target cells (colour 11). Every piece shows
+its reflections in the mirrors (colour 4): across the upright one, across the level one,
+and across both. The level is solved when every target lies under a piece or one of its
+reflections. One piece or mirror at a time is selected:
+
+- ACTION1-4 move it one cell up, down, left or right (an upright mirror only sideways, a
+  level one only up and down), unless a piece would leave the board or a mirror its
+  row or column of it; each move that moves spends one step of the level's budget
+  (64, 128 or 320), and the last step loses the game;
+- ACTION5 selects the next of the level's mirrors, then pieces, in turn (and spends a
+  step);
+- a click selects the piece under it, else the mirror (where two cross: the other one
+  than the selected, the upright first), and spends nothing;
+- ACTION7 undoes the last move that moved (the step stays spent, the selection too).
+
+A winning move shows its frame, a second frame, then the next level. On the second level
+a move that leaves fewer than 50 steps, while the first piece has stayed selected all
+along, blinks a marker over that piece (8 frames, once a level): the hint to select
+another. The column at the screen's right edge is the budget's bar (64 rows a colour, up
+to five colours from 11 as steps go: 11, 12, 15, 8, 14); a dot in the middle of each
+board cell shows what the game tracks there: 11 on a covered target, 0 on the selected
+piece or mirror, 10 on a fixed mirror, 9 on the others (a mirror's dot gives way where
+a reflection lies).
+
+How the port draws it: the original keeps three board-sized sprites that it repaints
+after every move with the pieces and their reflections (its BFS over mirror images,
+closed after two reflections with one mirror of each way). Here each reflection is a
+sprite of its own, the piece's pixels in colour 4 mirrored, placed by the rule, one layer
+under the pieces: the same picture from small moving sprites. The original's catalogue
+also has rotating pieces and one-way reflectors, which no level uses: a level with them
+is refused by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.rules import Game, Var
+
+DATA = rules.official.load("ar25")
+PIECE, MIRROR, FIXED = "gljpmsnsnx", "edyhkfhkcf", "pwbzvhvyzx"
+UPRIGHT, LEVEL, TARGET = "zxikvwjsyl", "ezdsyuixsn", "vrfjzqaker"
+UNPORTED_TAGS = ("xnpsicjqxc", "dmfgetmeus", "fmxjsieygg", "reflect_horizontal_only", "border")
+IMAGE = "image"  # the port's own kind: a piece's reflection
+KINDS = (*DATA.kinds, IMAGE)
+BOARD = 21
+PIECES = 2  # the most pieces a level has
+REFLECTED, IMAGE_LAYER = 4, -1  # a reflection's colour; under the pieces (layer 0)
+BLINK_KEY, BLINK_FRAMES, BLINK_LEVEL, BLINK_BELOW = "sllpppnezc", 8, 1, 50
+OFF_BOARD_X = 500  # where the original parks the blink marker
+BAR_COLOURS = (11, 12, 15, 8, 14)
+BAR_ROWS, BAR_X = 64, 63
+# A dot's colour by priority (the original's ranking of what a cell shows).
+DOT_COLOURS = (-1, 9, 0, 10, 11)  # priority 0 (none) to 4
+COVERED_TARGET, FIXED_DOT, SELECTED_DOT, PLAIN_DOT = 4, 3, 2, 1
+ARROWS = ((0, -1), (0, 1), (-1, 0), (1, 0))  # ACTION1-4: up, down, left, right
+MAX_MOVES = max(level.data["StepCounter"] for level in DATA.levels)  # the undo stack's depth
+
+
+def _has(sprite, tag: str) -> bool:
+    return tag in sprite.tags
+
+
+def _image_sprites(piece) -> list:
+    """The three reflections of ``piece`` (across the upright mirror, the level one,
+    both): its pixels in the reflection's colour, mirrored."""
+    pixels = np.asarray(piece.pixels)
+    recoloured = tuple(map(tuple, np.where(pixels >= 0, REFLECTED, pixels).tolist()))
+    image = rules.Sprite(recoloured, IMAGE, layer=IMAGE_LAYER, collidable=False)
+    return [
+        dataclasses.replace(image, mirror_lr=lr, mirror_ud=ud)
+        for lr, ud in ((True, False), (False, True), (True, True))
+    ]
+
+
+def _level(number: int):
+    """Level ``number``'s sprites (the original's, the blink marker, the pieces'
+    reflections) and starting memory."""
+    where = f"ar25, level {number}"
+    level = DATA.levels[number]
+    if level.grid_size != (BOARD, BOARD):
+        raise ValueError(f"{where}: the board is {level.grid_size}; the port draws {BOARD}x{BOARD}")
+    sprites = list(level.sprites)
+    unported = sorted({t for s in sprites for t in s.tags if t in UNPORTED_TAGS})
+    if unported:
+        raise ValueError(f"{where}: sprites tagged {unported}, which the port does not play")
+    pieces = [slot for slot, s in enumerate(sprites) if _has(s, PIECE)]
+    mirrors = [slot for slot, s in enumerate(sprites) if _has(s, MIRROR)]
+    if len(pieces) > PIECES or any(_has(sprites[slot], FIXED) for slot in pieces):
+        raise ValueError(f"{where}: the port plays at most {PIECES} pieces, none fixed")
+    upright = next((slot for slot in mirrors if _has(sprites[slot], UPRIGHT)), -1)
+    level_mirror = next((slot for slot in mirrors if _has(sprites[slot], LEVEL)), -1)
+    if len(mirrors) != (upright >= 0) + (level_mirror >= 0):
+        raise ValueError(f"{where}: the port plays one mirror of each way at most")
+    # ACTION5's cycle: the mirrors that are not fixed, then the pieces.
+    cycle = [slot for slot in mirrors if not _has(sprites[slot], FIXED)] + pieces
+    blink = len(sprites)
+    sprites.append(dataclasses.replace(DATA.catalogue[BLINK_KEY], x=OFF_BOARD_X))
+    images = np.full((PIECES, 3), -1)
+    reflects = (upright >= 0, level_mirror >= 0, upright >= 0 and level_mirror >= 0)
+    for index, slot in enumerate(pieces):
+        reflections = zip(_image_sprites(sprites[slot]), reflects, strict=True)
+        for way, (image, shown) in enumerate(reflections):
+            if shown:
+                images[index, way] = len(sprites)
+                sprites.append(image)
+    memory = {
+        "budget": level.data["StepCounter"],
+        "steps": level.data["StepCounter"],
+        "pieces": rules.official.padded(pieces, PIECES, where, "pieces"),
+        "mirrors": (upright, level_mirror),
+        "fixed": tuple(m >= 0 and _has(sprites[m], FIXED) for m in (upright, level_mirror)),
+        "cycle": rules.official.padded(cycle, PIECES + 2, where, "pieces and mirrors"),
+        "cycle_length": len(cycle),
+        "selected": cycle[0],
+        "images": images.tolist(),
+        "blink_slot": blink,
+    }
+    return rules.Level(tuple(sprites), level.grid_size, memory, level.name)
+
+
+LEVELS = tuple(_level(number) for number in range(len(DATA.levels)))
+# Where each level's targets lie on the board ([L, 21, 21]; targets never move).
+TARGETS = np.zeros((len(LEVELS), BOARD, BOARD), bool)
+for _number, _level_data in enumerate(DATA.levels):
+    for _sprite in _level_data.sprites:
+        if _sprite.kind == TARGET:
+            TARGETS[_number, _sprite.y, _sprite.x] = True
+
+
+def _place_images(state):
+    """Every reflection put where its piece's pixels land across its mirror(s)."""
+    table, memory = state.table, state.memory
+    upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
+    axis_x, axis_y = table.x[jnp.maximum(upright, 0)], table.y[jnp.maximum(level_mirror, 0)]
+    for index in range(PIECES):
+        piece = memory["pieces"][index]
+        x, y = table.x[piece], table.y[piece]
+        left = 2 * axis_x - x - table.width[piece] + 1  # across x = axis_x
+        top = 2 * axis_y - y - table.height[piece] + 1  # across y = axis_y
+        for way, (image_x, image_y) in enumerate(((left, y), (x, top), (left, top))):
+            image = memory["images"][index, way]
+            state = rules.place(state, image, image_x, image_y, image >= 0)
+    return state
+
+
+def _board_cells():
+    rows, cols = np.mgrid[0:BOARD, 0:BOARD]
+    return jnp.asarray(cols, jnp.int32), jnp.asarray(rows, jnp.int32)
+
+
+def _covers(state, slot, x, y, game: Game):
+    """Whether sprite ``slot`` (-1: none) has an opaque pixel at cells ``(x, y)``."""
+    table = state.table
+    safe = jnp.maximum(slot, 0)
+    pixel = rules.source_pixel(state, safe, y - table.y[safe], x - table.x[safe], game)
+    return (slot >= 0) & (pixel >= 0)
+
+
+def _coverage(state, game: Game):
+    """``(own, covered)`` over the board: which piece's own pixel lies on each cell (the
+    last in sprite order; -1 none), and whether a piece or a reflection covers it."""
+    x, y = _board_cells()
+    table, memory = state.table, state.memory
+    upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
+    axis_x, axis_y = table.x[jnp.maximum(upright, 0)], table.y[jnp.maximum(level_mirror, 0)]
+    own = jnp.full((BOARD, BOARD), -1, jnp.int32)
+    covered = jnp.zeros((BOARD, BOARD), bool)
+    for index in range(PIECES):
+        piece = memory["pieces"][index]
+        here = _covers(state, piece, x, y, game)
+        own = jnp.where(here, index, own)
+        # A reflection covers a cell where its piece covers the cell's mirror image.
+        across_x = _covers(state, piece, 2 * axis_x - x, y, game) & (upright >= 0)
+        across_y = _covers(state, piece, x, 2 * axis_y - y, game) & (level_mirror >= 0)
+        across_both = _covers(state, piece, 2 * axis_x - x, 2 * axis_y - y, game)
+        across_both = across_both & (upright >= 0) & (level_mirror >= 0)
+        covered = covered | here | across_x | across_y | across_both
+    return own, covered
+
+
+def _solved(state, game: Game):
+    _, covered = _coverage(state, game)
+    return jnp.all(covered | ~jnp.asarray(TARGETS)[state.level])
+
+
+def _spend_step(state, when):
+    """One step of the budget spent where ``when``; the game lost when none is left."""
+    steps = state.memory["steps"]
+    steps = jnp.where(when, jnp.maximum(steps - 1, 0), steps)
+    state = rules.set_memory(state, "steps", steps)
+    return rules.lose(state, when & (steps == 0))
+
+
+def _move(state, action, game: Game):
+    """ACTION1-4 on the selected piece or mirror: the move, its undo entry, the step,
+    the check for a solution (which holds the action for the next level) and the
+    second level's hint."""
+    memory, table = state.memory, state.table
+    slot = memory["selected"]
+    upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
+    is_upright, is_level = slot == upright, slot == level_mirror
+    dx, dy = rules.arrow_step(action)
+    dx, dy = jnp.where(is_level, 0, dx), jnp.where(is_upright, 0, dy)
+    height, width = rules.drawn_size(state)
+    x, y = table.x[slot] + dx, table.y[slot] + dy
+    off_x = ((x < 0) | (x + width[slot] > BOARD)) & ~is_level
+    off_y = ((y < 0) | (y + height[slot] > BOARD)) & ~is_upright
+    moves = ~off_x & ~off_y
+    moved = moves & ((dx != 0) | (dy != 0))
+    top = memory["undo_top"]
+    entry = slot * 4 + action.id - rules.ACTION1  # which sprite, which way
+    undo = memory["undo"].at[top].set(entry.astype(jnp.int16))
+    state = rules.set_memory(state, "undo", undo, moved)
+    state = rules.set_memory(state, "undo_top", top + 1, moved)
+    state = _place_images(rules.move(state, slot, dx, dy, moved))
+    won = moves & _solved(state, game)
+    state = rules.set_memory(state, "won", True, won)
+    state = _spend_step(state, moved & ~won)
+    hint = moved & ~won & (state.level == BLINK_LEVEL) & (state.memory["blink"] == 0)
+    hint = hint & (state.memory["steps"] < BLINK_BELOW) & ~memory["switched"]
+    state = rules.set_memory(state, "blink", 1, hint)
+    return rules.complete(state, ~won & ~hint)
+
+
+def _select(state, slot, when):
+    """``slot`` selected where ``when`` and it is not already."""
+    switch = when & (slot != state.memory["selected"])
+    state = rules.set_memory(state, "selected", slot, switch)
+    return rules.set_memory(state, "switched", True, switch)
+
+
+def _next_in_cycle(state):
+    """ACTION5: the next mirror or piece in the level's cycle selected; a step spent."""
+    memory = state.memory
+    cycle, length = memory["cycle"], memory["cycle_length"]
+    at = jnp.argmax(cycle == memory["selected"])
+    index = jnp.where(jnp.any(cycle == memory["selected"]), at, -1)
+    state = _select(state, cycle[(index + 1) % length], True)
+    return rules.complete(_spend_step(state, True))
+
+
+def _click(state, action, game: Game):
+    """ACTION6: the first piece under the click, else the mirror under it."""
+    x, y, on_view = rules.clicked_cell(state, action)
+    memory = state.memory
+    pieces, mirrors = memory["pieces"], memory["mirrors"]
+    piece_hit = jnp.stack([_covers(state, pieces[i], x, y, game) for i in range(PIECES)])
+    mirror_hit = jnp.stack([_covers(state, mirrors[i], x, y, game) for i in range(2)])
+    mirror_hit = mirror_hit & ~memory["fixed"]
+    piece = pieces[jnp.argmax(piece_hit)]
+    upright, level_mirror = mirrors[0], mirrors[1]
+    selected = memory["selected"]
+    # Where both mirrors are under the click: the one not selected, the upright first.
+    crossing = jnp.where(selected == upright, level_mirror, upright)
+    mirror = jnp.where(mirror_hit[0] & mirror_hit[1], crossing, mirrors[jnp.argmax(mirror_hit)])
+    hit_piece = jnp.any(piece_hit)
+    chosen = jnp.where(hit_piece, piece, mirror)
+    state = _select(state, chosen, on_view & (hit_piece | jnp.any(mirror_hit)))
+    return rules.complete(state)
+
+
+def _undo(state):
+    """ACTION7: the last move that moved taken back (nothing when none is left)."""
+    memory = state.memory
+    top = memory["undo_top"]
+    some = top > 0
+    entry = memory["undo"][jnp.maximum(top - 1, 0)].astype(jnp.int32)
+    slot, way = entry // 4, entry % 4
+    dx, dy = jnp.asarray(ARROWS, jnp.int32)[way]
+    state = _place_images(rules.move(state, slot, -dx, -dy, some))
+    state = rules.set_memory(state, "undo_top", top - 1, some)
+    return rules.complete(state)
+
+
+def _blink(state):
+    """A frame of the hint: the marker over the first piece on odd counts, parked off
+    the board on even ones, for 8 frames."""
+    memory, table = state.memory, state.table
+    count = memory["blink"] + 1
+    piece = memory["pieces"][0]
+    x = jnp.where(count % 2 == 1, table.x[piece], OFF_BOARD_X)
+    state = rules.place(state, memory["blink_slot"], x, table.y[piece])
+    done = count >= BLINK_FRAMES
+    state = rules.set_memory(state, "blink", jnp.where(done, -1, count))
+    return rules.complete(state, done)
+
+
+def rule(state, action, game: Game):
+    memory = state.memory
+    blinking, won = memory["blink"] > 0, memory["won"]
+    acting = ~blinking & ~won
+    action_id = action.id
+    moving = acting & (action_id >= rules.ACTION1) & (action_id <= rules.ACTION4)
+    new = rules.where(blinking, _blink(state), rules.complete(state))  # RESET: nothing more
+    advancing = ~blinking & won
+    new = rules.where(advancing, rules.complete(rules.next_level(state, len(game.levels))), new)
+    new = rules.where(moving, _move(state, action, game), new)
+    new = rules.where(acting & (action_id == rules.ACTION5), _next_in_cycle(state), new)
+    new = rules.where(acting & (action_id == rules.CLICK), _click(state, action, game), new)
+    new = rules.where(acting & (action_id == rules.UNDO), _undo(state), new)
+    return new
+
+
+def on_set_level(state, game: Game):
+    return _place_images(state)
+
+
+def _dots(state, game: Game):
+    """``[21, 21]``: the colour of the dot at each board cell's centre (-1: none)."""
+    own, covered = _coverage(state, game)
+    memory = state.memory
+    targets = jnp.asarray(TARGETS)[state.level]
+    selected_piece = memory["pieces"][jnp.maximum(own, 0)] == memory["selected"]
+    on_piece = jnp.where(selected_piece, SELECTED_DOT, PLAIN_DOT)
+    best = jnp.where(covered, jnp.where(targets, COVERED_TARGET, 0), 0)
+    best = jnp.where(covered & ~targets & (own >= 0), on_piece, best)
+    x, y = _board_cells()
+    for index in range(2):
+        mirror = memory["mirrors"][index]
+        on_line = _covers(state, mirror, x, y, game)
+        plain = jnp.where(mirror == memory["selected"], SELECTED_DOT, PLAIN_DOT)
+        dot = jnp.where(
+            targets, COVERED_TARGET, jnp.where(memory["fixed"][index], FIXED_DOT, plain)
+        )
+        # A mirror's plain dot gives way where a reflection (not a piece) lies.
+        gives_way = covered & (own < 0) & (dot == PLAIN_DOT)
+        best = jnp.maximum(best, jnp.where(on_line & ~gives_way, dot, 0))
+    return jnp.asarray(DOT_COLOURS, jnp.int8)[best]
+
+
+def _bar(state, frame):
+    """The budget's bar down the right edge: each 64 steps a colour."""
+    budget, steps = state.memory["budget"], state.memory["steps"]
+    blocks = jnp.clip(-(-budget // BAR_ROWS), 1, len(BAR_COLOURS))
+    spent = jnp.clip(budget - steps, 0, BAR_ROWS * blocks)
+    block, row = spent // BAR_ROWS, spent % BAR_ROWS
+    past = block >= blocks
+    block, row = jnp.where(past, blocks - 1, block), jnp.where(past, BAR_ROWS, row)
+    colours = jnp.asarray(BAR_COLOURS + (BAR_COLOURS[-1],), jnp.int8)
+    rows = jnp.arange(rules.SCREEN)
+    bar = jnp.where(rows >= row, colours[block], colours[block + 1])
+    drawn = (rows >= row) | ((block != blocks - 1) & (row > 0))
+    column = jnp.where(drawn & (budget > 0), bar, frame[:, BAR_X])
+    return frame.at[:, BAR_X].set(column)
+
+
+# The screen pixel of each board cell's dot (the middle of its 3x3 square).
+_DOT_ROWS = np.arange(BOARD) * 3 + 1
+
+
+def ui(state, frame, game: Game):
+    dots = _dots(state, game)
+    spread = jnp.full((rules.SCREEN, rules.SCREEN), -1, jnp.int8)
+    spread = spread.at[np.ix_(_DOT_ROWS, _DOT_ROWS)].set(dots)
+    frame = jnp.where(spread >= 0, spread, frame).astype(jnp.int8)
+    return _bar(state, frame)
+
+
+# What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
+PIECE_KINDS = sorted({s.kind for level in DATA.levels for s in level.sprites if _has(s, PIECE)})
+MOVING_KINDS = (*PIECE_KINDS, UPRIGHT, LEVEL, BLINK_KEY, IMAGE)
+
+# A winning run of each level (tests/tools/solve_ar25.py: the cheapest placement of the
+# pieces and mirrors that covers every target, then each selected and moved there),
+# checked on the official file (the recorded trace's last episode).
+SOLUTIONS = (
+    (3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2),
+    (3, 3, (6, 46, 19), 2, 2, 2, 2, 2, 2, 2, 2),
+    (1, 1, 1, 1, 1, 1, 1, (6, 49, 31), 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2,
+     (6, 13, 22), 4, 4, 4, 4, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2),
+    (2, 2, 2, 2, 2, 2, (6, 13, 19), 4, 4, 4, 4, 4, 4, 4, (6, 19, 31), 4, 4, 4, 4, 4, 4, 4),
+    (2, 2, 2, 2, (6, 43, 37), 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, (6, 10, 1), 4, 4,
+     4, 4, 4),
+    (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, (6, 46, 10), 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+     2, 2, 2, (6, 55, 25), 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, (6, 22, 1), 3),
+    (2, 2, (6, 19, 49), 4, 4, 4, 1, 1, 1, 1, 1, 1, (6, 58, 40), 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+     1, 1, (6, 10, 1), 4, 4, 4, 4, 4, 4, 4, 4, 4),
+    (2, 2, 2, 2, 2, 2, (6, 22, 22), 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, (6, 40, 40), 3, 3, 3, 3,
+     3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, (6, 10, 1), 4, 4, 4, 4, 4, 4, 4, 4, 4),
+)  # fmt: skip
+
+GAME = Game(
+    **{**DATA.game_fields(), "kinds": KINDS},
+    static_kinds=tuple(kind for kind in KINDS if kind not in MOVING_KINDS),
+    repainted_kinds=(),
+    levels=LEVELS,
+    rule=rule,
+    reach=41,
+    memory={
+        "budget": Var(),
+        "steps": Var(),
+        "pieces": Var(shape=(PIECES,), value=-1),
+        "mirrors": Var(shape=(2,), value=-1),
+        "fixed": Var("bool", (2,)),
+        "cycle": Var(shape=(PIECES + 2,), value=-1),
+        "cycle_length": Var(value=1),
+        "selected": Var(value=-1),
+        "switched": Var("bool"),
+        "images": Var(shape=(PIECES, 3), value=-1),
+        "blink_slot": Var(),
+        "blink": Var(),
+        "won": Var("bool"),
+        "undo": Var("int16", (MAX_MOVES,)),
+        "undo_top": Var(),
+    },
+    max_frames=BLINK_FRAMES,
+    undo_in_rule=True,
+    ui=ui,
+    on_set_level=on_set_level,
+    solutions=SOLUTIONS,
+)
