@@ -36,6 +36,9 @@ class LevelBank(eqx.Module):
     backdrop: Backdrop
     static: Bool[Array, "L N"] | None = None
     static_pixels: Int8[Array, "L N S S"] | None = None
+    # The game repaints nothing (``repainted_kinds=()``): the bank holds every sprite's
+    # pixels, the state none.
+    every_held: bool = eqx.field(static=True, default=False)
 
 
 def _stacked_columns(game: Game, pixel_size: int, held_kinds=()) -> dict[str, np.ndarray]:
@@ -69,6 +72,7 @@ def build_bank(game: Game) -> LevelBank:
         backdrop=build_backdrop(whole, static, game.view_size, game.max_downscale),
         static=None if static_pixels is None else jnp.asarray(held),
         static_pixels=None if static_pixels is None else jnp.asarray(static_pixels),
+        every_held=game.repainted_kinds == (),
     )
 
 
@@ -97,7 +101,7 @@ def static_pixels_in(bank: LevelBank, level) -> StaticPixels | None:
     if bank.static_pixels is None:
         return None
     held = jnp.asarray(bank.static)[level]
-    return StaticPixels(jnp.asarray(bank.static_pixels), held, level)
+    return StaticPixels(jnp.asarray(bank.static_pixels), held, level, bank.every_held)
 
 
 def _level_of(bank: LevelBank, index) -> tuple[SpriteTable, Array, dict[str, Array]]:

@@ -133,6 +133,9 @@ class StaticPixels(eqx.Module):
     pixels: Int8[Array, "L N S S"]
     slots: Bool[Array, " N"]
     level: Int32[Array, ""]
+    # Every slot of every level is held (a game whose rule repaints nothing): what reads
+    # pixels reads only here, not the table's too (one gather a pixel, not two).
+    every: bool = eqx.field(static=True, default=False)
 
     def base(self, slot):
         """The flat index of the first pixel of ``slot`` (any shape) on this level."""
@@ -271,11 +274,12 @@ def _reader(pixels, base, static: StaticPixels | None, slot):
     or, for a slot whose pixels ``static`` holds, its grid there."""
 
     def read(row, col):
-        own = _grid_read(pixels, base, row, col)
         if static is None:
-            return own
+            return _grid_read(pixels, base, row, col)
         held = _grid_read(static.pixels, static.base(slot), row, col)
-        return jnp.where(static.slots[slot], held, own)
+        if static.every:
+            return held
+        return jnp.where(static.slots[slot], held, _grid_read(pixels, base, row, col))
 
     return read
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -99,6 +100,9 @@ def _level(number: int):
     level_mirror = next((slot for slot in mirrors if _has(sprites[slot], LEVEL)), -1)
     if len(mirrors) != (upright >= 0) + (level_mirror >= 0):
         raise ValueError(f"{where}: the port plays one mirror of each way at most")
+    for slot in mirrors:  # the dots take a mirror for a line of cells
+        if min(np.shape(sprites[slot].pixels)) != 1 or np.min(sprites[slot].pixels) < 0:
+            raise ValueError(f"{where}: mirror {sprites[slot].kind!r} is not a solid line")
     # ACTION5's cycle: the mirrors that are not fixed, then the pieces.
     cycle = [slot for slot in mirrors if not _has(sprites[slot], FIXED)] + pieces
     blink = len(sprites)
@@ -127,28 +131,96 @@ def _level(number: int):
 
 
 LEVELS = tuple(_level(number) for number in range(len(DATA.levels)))
-# Where each level's targets lie on the board ([L, 21, 21]; targets never move).
+
+
+def _row_bits(grid) -> list[int]:
+    """Each row of a boolean grid as an integer, bit ``c`` for column ``c``."""
+    return [int(sum(1 << c for c in np.flatnonzero(row))) for row in np.asarray(grid)]
+
+
+def _masks(number: int) -> np.ndarray:
+    """``[PIECES, 4, MASK_ROWS]``: level ``number``'s pieces as row bits, as placed
+    themselves, across the upright mirror, the level one and both (all zero where the
+    level has no such mirror or piece): what covers the board is these, shifted."""
+    memory = dict(LEVELS[number].memory)
+    upright, level_mirror = (m >= 0 for m in memory["mirrors"])
+    masks = np.zeros((PIECES, 4, MASK_ROWS), np.uint32)
+    for index, slot in enumerate(s for s in memory["pieces"] if s >= 0):
+        opaque = np.asarray(LEVELS[number].sprites[slot].pixels) >= 0
+        variants = (opaque, opaque[:, ::-1], opaque[::-1], opaque[::-1, ::-1])
+        shown = (True, upright, level_mirror, upright and level_mirror)
+        for way, grid in enumerate(variants):
+            if shown[way]:
+                masks[index, way, : len(grid)] = _row_bits(grid)
+    return masks
+
+
+MASK_ROWS = max(
+    max(np.shape(s.pixels)) for level in DATA.levels for s in level.sprites if _has(s, PIECE)
+)
+MASKS = np.stack([_masks(number) for number in range(len(LEVELS))])
+# Where each level's targets lie, as row bits ([L, 21]; targets never move).
 TARGETS = np.zeros((len(LEVELS), BOARD, BOARD), bool)
 for _number, _level_data in enumerate(DATA.levels):
     for _sprite in _level_data.sprites:
         if _sprite.kind == TARGET:
             TARGETS[_number, _sprite.y, _sprite.x] = True
+TARGET_ROWS = np.asarray([_row_bits(grid) for grid in TARGETS], np.uint32)
+ON_BOARD = (1 << BOARD) - 1
+
+
+def _image_corners(state):
+    """``(x, y)``, each ``[PIECES, 4]``: where each piece's four placements (itself, and
+    its reflections across the upright mirror, the level one and both) have their
+    top-left corner."""
+    table, memory = state.table, state.memory
+    upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
+    axis_x, axis_y = table.x[jnp.maximum(upright, 0)], table.y[jnp.maximum(level_mirror, 0)]
+    piece = jnp.maximum(memory["pieces"], 0)
+    x, y = table.x[piece], table.y[piece]
+    left = 2 * axis_x - x - table.width[piece] + 1  # across x = axis_x
+    top = 2 * axis_y - y - table.height[piece] + 1  # across y = axis_y
+    return jnp.stack([x, left, x, left], axis=1), jnp.stack([y, y, top, top], axis=1)
 
 
 def _place_images(state):
     """Every reflection put where its piece's pixels land across its mirror(s)."""
-    table, memory = state.table, state.memory
-    upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
-    axis_x, axis_y = table.x[jnp.maximum(upright, 0)], table.y[jnp.maximum(level_mirror, 0)]
+    corner_x, corner_y = _image_corners(state)
     for index in range(PIECES):
-        piece = memory["pieces"][index]
-        x, y = table.x[piece], table.y[piece]
-        left = 2 * axis_x - x - table.width[piece] + 1  # across x = axis_x
-        top = 2 * axis_y - y - table.height[piece] + 1  # across y = axis_y
-        for way, (image_x, image_y) in enumerate(((left, y), (x, top), (left, top))):
-            image = memory["images"][index, way]
-            state = rules.place(state, image, image_x, image_y, image >= 0)
+        for way in range(1, 4):
+            image = state.memory["images"][index, way - 1]
+            x, y = corner_x[index, way], corner_y[index, way]
+            state = rules.place(state, image, x, y, image >= 0)
     return state
+
+
+def _placed_rows(state):
+    """``[PIECES, 4, 21]``: the board rows each piece's placements cover, as row bits."""
+    corner_x, corner_y = _image_corners(state)
+    masks = jnp.asarray(MASKS)[state.level]  # [PIECES, 4, MASK_ROWS]
+    row = jnp.arange(BOARD)[None, None, :] - corner_y[..., None]
+    inside = (row >= 0) & (row < MASK_ROWS)
+    bits = jnp.take_along_axis(masks, jnp.clip(row, 0, MASK_ROWS - 1), axis=-1)
+    bits = jnp.where(inside, bits, 0)
+    shift = corner_x[..., None]
+    left = jnp.left_shift(bits, jnp.clip(shift, 0, 31).astype(jnp.uint32))
+    right = jnp.right_shift(bits, jnp.clip(-shift, 0, 31).astype(jnp.uint32))
+    placed = jnp.where(shift >= 0, left, right)
+    return jnp.where(shift < BOARD, placed, 0) & ON_BOARD
+
+
+def _coverage_rows(state):
+    """``(own, covered)``: each piece's own cells (``[PIECES, 21]``) and what the pieces
+    and their reflections cover (``[21]``), as row bits."""
+    placed = _placed_rows(state)
+    covered = jnp.bitwise_or.reduce(placed.reshape(-1, BOARD), axis=0)
+    return placed[:, 0], covered
+
+
+def _solved(state):
+    _, covered = _coverage_rows(state)
+    targets = jnp.asarray(TARGET_ROWS)[state.level]
+    return jnp.all(covered & targets == targets)
 
 
 def _board_cells():
@@ -156,39 +228,18 @@ def _board_cells():
     return jnp.asarray(cols, jnp.int32), jnp.asarray(rows, jnp.int32)
 
 
+def _cells(rows) -> jax.Array:
+    """Row bits ``[..., 21]`` as a boolean board ``[..., 21, 21]``."""
+    columns = jnp.arange(BOARD, dtype=jnp.uint32).reshape((1,) * rows.ndim + (BOARD,))
+    return (jnp.right_shift(rows[..., None], columns) & 1) == 1
+
+
 def _covers(state, slot, x, y, game: Game):
-    """Whether sprite ``slot`` (-1: none) has an opaque pixel at cells ``(x, y)``."""
+    """Whether sprite ``slot`` (-1: none) has an opaque pixel at cell ``(x, y)``."""
     table = state.table
     safe = jnp.maximum(slot, 0)
     pixel = rules.source_pixel(state, safe, y - table.y[safe], x - table.x[safe], game)
     return (slot >= 0) & (pixel >= 0)
-
-
-def _coverage(state, game: Game):
-    """``(own, covered)`` over the board: which piece's own pixel lies on each cell (the
-    last in sprite order; -1 none), and whether a piece or a reflection covers it."""
-    x, y = _board_cells()
-    table, memory = state.table, state.memory
-    upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
-    axis_x, axis_y = table.x[jnp.maximum(upright, 0)], table.y[jnp.maximum(level_mirror, 0)]
-    own = jnp.full((BOARD, BOARD), -1, jnp.int32)
-    covered = jnp.zeros((BOARD, BOARD), bool)
-    for index in range(PIECES):
-        piece = memory["pieces"][index]
-        here = _covers(state, piece, x, y, game)
-        own = jnp.where(here, index, own)
-        # A reflection covers a cell where its piece covers the cell's mirror image.
-        across_x = _covers(state, piece, 2 * axis_x - x, y, game) & (upright >= 0)
-        across_y = _covers(state, piece, x, 2 * axis_y - y, game) & (level_mirror >= 0)
-        across_both = _covers(state, piece, 2 * axis_x - x, 2 * axis_y - y, game)
-        across_both = across_both & (upright >= 0) & (level_mirror >= 0)
-        covered = covered | here | across_x | across_y | across_both
-    return own, covered
-
-
-def _solved(state, game: Game):
-    _, covered = _coverage(state, game)
-    return jnp.all(covered | ~jnp.asarray(TARGETS)[state.level])
 
 
 def _spend_step(state, when):
@@ -197,6 +248,12 @@ def _spend_step(state, when):
     steps = jnp.where(when, jnp.maximum(steps - 1, 0), steps)
     state = rules.set_memory(state, "steps", steps)
     return rules.lose(state, when & (steps == 0))
+
+
+def _movers(state):
+    """``[PIECES + 2]``: the slots of what moves, pieces then mirrors (-1: none): an
+    undo entry names one by its place here."""
+    return jnp.concatenate([state.memory["pieces"], state.memory["mirrors"]])
 
 
 def _move(state, action, game: Game):
@@ -216,12 +273,13 @@ def _move(state, action, game: Game):
     moves = ~off_x & ~off_y
     moved = moves & ((dx != 0) | (dy != 0))
     top = memory["undo_top"]
-    entry = slot * 4 + action.id - rules.ACTION1  # which sprite, which way
-    undo = memory["undo"].at[top].set(entry.astype(jnp.int16))
-    state = rules.set_memory(state, "undo", undo, moved)
+    which = jnp.argmax(_movers(state) == slot)
+    entry = (which * 4 + action.id - rules.ACTION1).astype(jnp.int8)
+    entry = jnp.where(moved, entry, memory["undo"][top])
+    state = rules.set_memory(state, "undo", memory["undo"].at[top].set(entry))
     state = rules.set_memory(state, "undo_top", top + 1, moved)
     state = _place_images(rules.move(state, slot, dx, dy, moved))
-    won = moves & _solved(state, game)
+    won = moves & _solved(state)
     state = rules.set_memory(state, "won", True, won)
     state = _spend_step(state, moved & ~won)
     hint = moved & ~won & (state.level == BLINK_LEVEL) & (state.memory["blink"] == 0)
@@ -273,7 +331,7 @@ def _undo(state):
     top = memory["undo_top"]
     some = top > 0
     entry = memory["undo"][jnp.maximum(top - 1, 0)].astype(jnp.int32)
-    slot, way = entry // 4, entry % 4
+    slot, way = _movers(state)[entry // 4], entry % 4
     dx, dy = jnp.asarray(ARROWS, jnp.int32)[way]
     state = _place_images(rules.move(state, slot, -dx, -dy, some))
     state = rules.set_memory(state, "undo_top", top - 1, some)
@@ -306,34 +364,49 @@ def rule(state, action, game: Game):
     new = rules.where(acting & (action_id == rules.ACTION5), _next_in_cycle(state), new)
     new = rules.where(acting & (action_id == rules.CLICK), _click(state, action, game), new)
     new = rules.where(acting & (action_id == rules.UNDO), _undo(state), new)
-    return new
+    return _with_dots(new)
 
 
 def on_set_level(state, game: Game):
-    return _place_images(state)
+    return _with_dots(_place_images(state))
 
 
-def _dots(state, game: Game):
+def _dots(state):
     """``[21, 21]``: the colour of the dot at each board cell's centre (-1: none)."""
-    own, covered = _coverage(state, game)
-    memory = state.memory
-    targets = jnp.asarray(TARGETS)[state.level]
-    selected_piece = memory["pieces"][jnp.maximum(own, 0)] == memory["selected"]
-    on_piece = jnp.where(selected_piece, SELECTED_DOT, PLAIN_DOT)
-    best = jnp.where(covered, jnp.where(targets, COVERED_TARGET, 0), 0)
-    best = jnp.where(covered & ~targets & (own >= 0), on_piece, best)
+    own_rows, covered_rows = _coverage_rows(state)
+    own, covered = _cells(own_rows), _cells(covered_rows)  # [PIECES, 21, 21], [21, 21]
+    memory, table = state.memory, state.table
+    targets = _cells(jnp.asarray(TARGET_ROWS)[state.level])
+    # The cell's own piece: the last in sprite order whose pixel lies there.
+    last = jnp.where(own[1], memory["pieces"][1], jnp.where(own[0], memory["pieces"][0], -1))
+    on_piece = jnp.where(last == memory["selected"], SELECTED_DOT, PLAIN_DOT)
+    best = jnp.where(covered & targets, COVERED_TARGET, 0)
+    best = jnp.where(covered & ~targets & (last >= 0), on_piece, best)
     x, y = _board_cells()
     for index in range(2):
         mirror = memory["mirrors"][index]
-        on_line = _covers(state, mirror, x, y, game)
+        safe = jnp.maximum(mirror, 0)
+        # A mirror is a line of one colour, one cell wide (checked when the levels are built).
+        across_x = (x >= table.x[safe]) & (x < table.x[safe] + table.width[safe])
+        across_y = (y >= table.y[safe]) & (y < table.y[safe] + table.height[safe])
+        on_line = (mirror >= 0) & across_x & across_y
         plain = jnp.where(mirror == memory["selected"], SELECTED_DOT, PLAIN_DOT)
-        dot = jnp.where(
-            targets, COVERED_TARGET, jnp.where(memory["fixed"][index], FIXED_DOT, plain)
-        )
+        fixed = memory["fixed"][index]
+        dot = jnp.where(targets, COVERED_TARGET, jnp.where(fixed, FIXED_DOT, plain))
         # A mirror's plain dot gives way where a reflection (not a piece) lies.
-        gives_way = covered & (own < 0) & (dot == PLAIN_DOT)
+        gives_way = covered & (last < 0) & (dot == PLAIN_DOT)
         best = jnp.maximum(best, jnp.where(on_line & ~gives_way, dot, 0))
-    return jnp.asarray(DOT_COLOURS, jnp.int8)[best]
+    colour = jnp.full(best.shape, DOT_COLOURS[0], jnp.int8)
+    for priority, dot_colour in enumerate(DOT_COLOURS[1:], start=1):
+        colour = jnp.where(best == priority, jnp.int8(dot_colour), colour)
+    return colour
+
+
+def _with_dots(state):
+    """The dots kept in memory as the state changes: the UI spreads them over the
+    screen, and XLA would compute them again at each screen pixel if the UI computed
+    them (a fusion into the spread; 4x the cost of the whole frame)."""
+    return rules.set_memory(state, "dots", _dots(state))
 
 
 def _bar(state, frame):
@@ -352,15 +425,17 @@ def _bar(state, frame):
     return frame.at[:, BAR_X].set(column)
 
 
-# The screen pixel of each board cell's dot (the middle of its 3x3 square).
-_DOT_ROWS = np.arange(BOARD) * 3 + 1
+# The screen pixels of the dots: the middle of each board cell's 3x3 square.
+DOT_PIXELS = np.zeros((rules.SCREEN, rules.SCREEN), bool)
+DOT_PIXELS[1 : 3 * BOARD : 3, 1 : 3 * BOARD : 3] = True
 
 
 def ui(state, frame, game: Game):
-    dots = _dots(state, game)
-    spread = jnp.full((rules.SCREEN, rules.SCREEN), -1, jnp.int8)
-    spread = spread.at[np.ix_(_DOT_ROWS, _DOT_ROWS)].set(dots)
-    frame = jnp.where(spread >= 0, spread, frame).astype(jnp.int8)
+    dots = state.memory["dots"]
+    spread = jnp.repeat(jnp.repeat(dots, 3, axis=0), 3, axis=1)
+    edge = rules.SCREEN - 3 * BOARD
+    spread = jnp.pad(spread, ((0, edge), (0, edge)), constant_values=-1)
+    frame = jnp.where(DOT_PIXELS & (spread >= 0), spread, frame).astype(jnp.int8)
     return _bar(state, frame)
 
 
@@ -408,8 +483,9 @@ GAME = Game(
         "blink_slot": Var(),
         "blink": Var(),
         "won": Var("bool"),
-        "undo": Var("int16", (MAX_MOVES,)),
+        "undo": Var("int8", (MAX_MOVES,)),  # a move: 4 x what moved + its way
         "undo_top": Var(),
+        "dots": Var("int8", (BOARD, BOARD), -1),
     },
     max_frames=BLINK_FRAMES,
     undo_in_rule=True,
