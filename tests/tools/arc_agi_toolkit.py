@@ -4,6 +4,7 @@ toolkit and arcengine (``make arc3-parity``'s ``.venv-arcengine``).
 
     python tests/tools/arc_agi_toolkit.py compare [GAME ...]   # prints JSON: the differences
     python tests/tools/arc_agi_toolkit.py record [GAME ...]    # and, if none, records them
+                                                               # (the games not named kept)
 
 Per game, the same seeded episodes go through both ``Arcade``s (the toolkit's offline on
 ``../shared/reference/arc-agi-3`` or GRIDAX_ARC3_REFERENCE, and gridax's), one
@@ -173,7 +174,9 @@ def main() -> None:
     if mode == "record":
         if found:
             raise SystemExit("not recorded: the two arcades differ")
-        data = {p[0]: recorded(p) for p in played}
+        # The games named are recorded again, the others kept as they were.
+        data = json.loads(gzip.decompress(FIXTURE.read_bytes())) if FIXTURE.exists() else {}
+        data.update({p[0]: recorded(p) for p in played})
         FIXTURE.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
         print(FIXTURE)
 
