@@ -7,9 +7,9 @@ and across both. The level is solved when every target lies under a piece or one
 reflections. One piece or mirror at a time is selected:
 
 - ACTION1-4 move it one cell up, down, left or right (an upright mirror only sideways, a
-  level one only up and down), unless a piece would leave the board or a mirror its
-  row or column of it; each move that moves spends one step of the level's budget
-  (64, 128 or 320), and the last step loses the game;
+  level one only up and down), unless that would take a piece off the board, or a
+  mirror's line off its columns or rows; each move that moves spends one step of the
+  level's budget (64, 128 or 320), and the last step loses the game;
 - ACTION5 selects the next of the level's mirrors, then pieces, in turn (and spends a
   step);
 - a click selects the piece under it, else the mirror (where two cross: the other one
