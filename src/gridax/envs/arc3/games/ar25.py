@@ -409,8 +409,9 @@ def _with_dots(state):
     return rules.set_memory(state, "dots", _dots(state))
 
 
-def _bar(state, frame):
-    """The budget's bar down the right edge: each 64 steps a colour."""
+def _bar(state):
+    """``[64]``: the budget's bar down the right edge, each 64 steps a colour (-1 where
+    it leaves the screen as it is)."""
     budget, steps = state.memory["budget"], state.memory["steps"]
     blocks = jnp.clip(-(-budget // BAR_ROWS), 1, len(BAR_COLOURS))
     spent = jnp.clip(budget - steps, 0, BAR_ROWS * blocks)
@@ -421,27 +422,44 @@ def _bar(state, frame):
     rows = jnp.arange(rules.SCREEN)
     bar = jnp.where(rows >= row, colours[block], colours[block + 1])
     drawn = (rows >= row) | ((block != blocks - 1) & (row > 0))
-    column = jnp.where(drawn & (budget > 0), bar, frame[:, BAR_X])
-    return frame.at[:, BAR_X].set(column)
+    return jnp.where(drawn & (budget > 0), bar, -1).astype(jnp.int8)
 
 
-# The screen pixels of the dots: the middle of each board cell's 3x3 square.
+# The screen pixels of the dots (the middle of each board cell's 3x3 square) and the bar.
 DOT_PIXELS = np.zeros((rules.SCREEN, rules.SCREEN), bool)
 DOT_PIXELS[1 : 3 * BOARD : 3, 1 : 3 * BOARD : 3] = True
+BAR_PIXELS = np.zeros((rules.SCREEN, rules.SCREEN), bool)
+BAR_PIXELS[:, BAR_X] = True
 
 
 def ui(state, frame, game: Game):
+    """The dots and the bar, laid over the frame in one pass (-1: the frame shows)."""
     dots = state.memory["dots"]
     spread = jnp.repeat(jnp.repeat(dots, 3, axis=0), 3, axis=1)
     edge = rules.SCREEN - 3 * BOARD
     spread = jnp.pad(spread, ((0, edge), (0, edge)), constant_values=-1)
-    frame = jnp.where(DOT_PIXELS & (spread >= 0), spread, frame).astype(jnp.int8)
-    return _bar(state, frame)
+    over = jnp.where(BAR_PIXELS, _bar(state)[:, None], jnp.where(DOT_PIXELS, spread, -1))
+    return jnp.where(over >= 0, over, frame).astype(jnp.int8)
 
 
 # What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
 PIECE_KINDS = sorted({s.kind for level in DATA.levels for s in level.sprites if _has(s, PIECE)})
 MOVING_KINDS = (*PIECE_KINDS, UPRIGHT, LEVEL, BLINK_KEY, IMAGE)
+
+
+def _moving_cells(number: int) -> int:
+    """The most board cells level ``number``'s moving sprites cover: no sprite changes its
+    size, and the blink marker comes onto the board only on the hint's level."""
+    return sum(
+        min(np.shape(s.pixels)[0], BOARD) * min(np.shape(s.pixels)[1], BOARD)
+        for s in LEVELS[number].sprites
+        if s.kind in MOVING_KINDS and (s.kind != BLINK_KEY or number == BLINK_LEVEL)
+    )
+
+
+# The moving sprites' list no longer than they can fill (the engine's default is a
+# quarter more than the levels start with, and the list is most of a frame's work).
+MOVING_AREA = max(_moving_cells(number) for number in range(len(LEVELS)))
 
 # A winning run of each level (tests/tools/solve_ar25.py: the cheapest placement of the
 # pieces and mirrors that covers every target, then each selected and moved there),
@@ -469,6 +487,7 @@ GAME = Game(
     levels=LEVELS,
     rule=rule,
     reach=41,
+    moving_area=MOVING_AREA,
     memory={
         "budget": Var(),
         "steps": Var(),
