@@ -24,9 +24,10 @@ import numpy as np
 from gridax.envs.arc3 import env
 from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import ar25
+from gridax.envs.arc3.games import ar25_levels as lv
 from gridax.envs.arc3.rules import CLICK
 
-BOARD = ar25.BOARD
+BOARD = lv.BOARD
 UP, DOWN, LEFT, RIGHT = 1, 2, 3, 4
 
 
@@ -39,7 +40,7 @@ def _cells(sprite) -> np.ndarray:
 def _target_bits(level: int) -> np.ndarray:
     """``[21, 21]``: each target cell's bit (0 elsewhere)."""
     bits = np.zeros((BOARD, BOARD), np.uint64)
-    for bit, (y, x) in enumerate(np.argwhere(ar25.TARGETS[level])):
+    for bit, (y, x) in enumerate(np.argwhere(lv.TARGETS[level])):
         bits[y, x] = np.uint64(1) << np.uint64(bit)
     return bits
 
@@ -72,7 +73,7 @@ def _places(sprite) -> np.ndarray:
 
 def plan(level: int):
     """The cheapest placement: ``{slot: (x, y)}`` for the pieces and mirrors that move."""
-    data = ar25.LEVELS[level]
+    data = lv.LEVELS[level]
     memory = dict(data.memory)
     sprites = data.sprites
     pieces = [slot for slot in memory["pieces"] if slot >= 0]
@@ -116,7 +117,7 @@ def _steps(dx: int, dy: int) -> list:
 def _click_on(slot: int, places: dict, level: int):
     """A screen pixel that selects ``slot`` with every sprite at ``places``: one of its
     cells that no piece covers (a piece takes a click first), off the other mirror."""
-    data = ar25.LEVELS[level]
+    data = lv.LEVELS[level]
     memory = dict(data.memory)
     covered = set()
     for piece in (s for s in memory["pieces"] if s >= 0 and s != slot):
@@ -137,7 +138,7 @@ def run(level: int) -> list:
     """The winning run of ``level``: the selected sprite moved first, then each other one
     selected by a click and moved, cut where the level is completed."""
     goal = plan(level)
-    data = ar25.LEVELS[level]
+    data = lv.LEVELS[level]
     memory = dict(data.memory)
     places = {i: (s.x, s.y) for i, s in enumerate(data.sprites)}
     order = sorted(goal, key=lambda slot: slot != memory["selected"])
@@ -167,6 +168,6 @@ def cut_at_win(level: int, actions: list) -> list:
 
 
 if __name__ == "__main__":
-    for number in map(int, sys.argv[1:]) if sys.argv[1:] else range(len(ar25.LEVELS)):
+    for number in map(int, sys.argv[1:]) if sys.argv[1:] else range(len(lv.LEVELS)):
         moves = run(number)
         print(f"level {number}: {len(moves)} actions: {tuple(moves)}")
