@@ -4,8 +4,10 @@ Each program a test compiles for a ported game takes 10-40 s on a 2-core CPU, an
 port's checks compile several: ``make test`` runs those checks on every invented game
 and on four ports (cd82, cn04, tr87, tu93: level loads, animations of 16 to 58 frames,
 a game of one frame), and ``make arc3-parity`` (CI) sets ``GRIDAX_ARC3_ALL_GAMES=1`` to
-run them on every game. The frame-exact replay of every recorded trace runs on every
-game in both.
+run them on every game. The frame-exact replay of every port's recorded trace runs on
+every game in both; ``make test`` replays a sample of each trace's episodes
+(:func:`sampled_episodes`: every level's first 30 random actions, the scripted episodes
+and the winning run), ``make arc3-parity`` all of them.
 """
 
 from __future__ import annotations
@@ -22,3 +24,21 @@ INVENTED = tuple(sorted(module.GAME.name for module in games.INVENTED))
 def sampled(name: str) -> bool:
     """Whether the longest per-game tests run on the game ``name`` in this run."""
     return EVERY_GAME or name in INVENTED or name in SAMPLE_PORTS
+
+
+SAMPLED_ACTIONS = 30  # of each level's random episode, in make test
+
+
+def sampled_episodes(episodes: list, levels: int, undo: bool) -> list[tuple[int, list]]:
+    """``(index, episode)`` of a port's recorded episodes that this run replays: every
+    one with ``GRIDAX_ARC3_ALL_GAMES``; else every level's random episode cut to its
+    first actions, the scripted episodes and the winning run, without the long episode
+    from the first level and the undo episode (which follow the levels' episodes)."""
+    if EVERY_GAME:
+        return list(enumerate(episodes))
+    skipped = {levels, levels + 1} if undo else {levels}
+    return [
+        (number, episode[:SAMPLED_ACTIONS] if number < levels else episode)
+        for number, episode in enumerate(episodes)
+        if number not in skipped
+    ]

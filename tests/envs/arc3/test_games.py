@@ -18,10 +18,10 @@ from gridax.envs.arc3 import env, games
 from gridax.envs.arc3.engine.game import to_json
 from gridax.envs.arc3.engine.levels import bank_of
 from gridax.envs.arc3.engine.painting import DRAWN_FIELDS
-from gridax.envs.arc3.engine.types import STATUS_NAMES, Action
+from gridax.envs.arc3.engine.types import STATUS_NAMES, UNDO, Action
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.tools import official
-from tests.tools.arc3_sample import INVENTED, sampled
+from tests.tools.arc3_sample import INVENTED, sampled, sampled_episodes
 from tests.tools.record_traces import (
     OFFICIAL_GAMES,
     ask_official,
@@ -101,15 +101,19 @@ def test_live_traces(name):
 @pytest.mark.parametrize("name", PORTED)
 def test_recorded_official_traces(name):
     """A port of a real game against ARC Prize's own file: from every level, random play
-    (clicks on sprites and off them, RESETs, undo where offered), and the winning run."""
+    (clicks on sprites and off them, RESETs, undo where offered), the scripted episodes
+    and the winning run (in ``make test`` a sample: ``arc3_sample.sampled_episodes``)."""
     game = GAMES[name]
     recorded = json.loads(gzip.decompress(trace_path(name).read_bytes()))
     assert recorded["source_sha256"] == official.load(name).source_sha256, (
         f"{name}'s data was extracted from another file than its trace: record it again ({RECORD})"
     )
     assert recorded["start_levels"][: len(game.levels)] == list(range(len(game.levels)))
-    starts = recorded["start_levels"]
-    replay(game, recorded["episodes"], f"recorded {name}", starts, last=name in LAST_SAMPLE)
+    undo = UNDO in game.available_actions
+    chosen = sampled_episodes(recorded["episodes"], len(game.levels), undo)
+    starts = [recorded["start_levels"][number] for number, _ in chosen]
+    episodes = [episode for _, episode in chosen]
+    replay(game, episodes, f"recorded {name}", starts, last=name in LAST_SAMPLE)
     solved = recorded["episodes"][-1]
     assert solved[-3]["state"] == "WIN" and solved[-3]["levels_completed"] == len(game.levels)
 

@@ -103,9 +103,9 @@ def _masks(number: int) -> np.ndarray:
     themselves, across the upright mirror, the level one and both (all zero where the
     level has no such mirror or piece): what covers the board is these, shifted."""
     memory = dict(LEVELS[number].memory)
-    upright, level_mirror = (m >= 0 for m in memory["mirrors"])
+    upright, level_mirror = np.asarray(memory["mirrors"]) >= 0
     masks = np.zeros((PIECES, 4, MASK_ROWS), np.uint32)
-    for index, slot in enumerate(s for s in memory["pieces"] if s >= 0):
+    for index, slot in enumerate(s for s in np.asarray(memory["pieces"]) if s >= 0):
         opaque = np.asarray(LEVELS[number].sprites[slot].pixels) >= 0
         variants = (opaque, opaque[:, ::-1], opaque[::-1], opaque[::-1, ::-1])
         shown = (True, upright, level_mirror, upright and level_mirror)
