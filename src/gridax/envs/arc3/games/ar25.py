@@ -66,7 +66,6 @@ BAR_ROWS, BAR_X = 64, 63
 # A dot's colour by priority (the original's ranking of what a cell shows).
 DOT_COLOURS = (-1, 9, 0, 10, 11)  # priority 0 (none) to 4
 COVERED_TARGET, FIXED_DOT, SELECTED_DOT, PLAIN_DOT = 4, 3, 2, 1
-ARROWS = ((0, -1), (0, 1), (-1, 0), (1, 0))  # ACTION1-4: up, down, left, right
 
 
 def _image_corners(state):
@@ -232,7 +231,7 @@ def _undo(state):
     some = top > 0
     entry = memory["undo"][jnp.maximum(top - 1, 0)].astype(jnp.int32)
     slot, way = _movers(state)[entry // 4], entry % 4
-    dx, dy = jnp.asarray(ARROWS, jnp.int32)[way]
+    dx, dy = rules.arrow_step(rules.Action(rules.ACTION1 + way))
     state = _place_images(rules.move(state, slot, -dx, -dy, some))
     state = rules.set_memory(state, "undo_top", top - 1, some)
     return rules.complete(state)
@@ -363,7 +362,7 @@ SOLUTIONS = (
 
 GAME = Game(
     **{**DATA.game_fields(), "kinds": KINDS},
-    static_kinds=tuple(kind for kind in KINDS if kind not in MOVING_KINDS),
+    static_kinds=rules.kinds_but(KINDS, MOVING_KINDS),
     repainted_kinds=(),
     levels=LEVELS,
     rule=rule,
