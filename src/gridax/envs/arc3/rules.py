@@ -50,6 +50,7 @@ from gridax.envs.arc3.engine.changes import (
 )
 from gridax.envs.arc3.engine.game import Game, Level, Var
 from gridax.envs.arc3.engine.levels import static_pixels
+from gridax.envs.arc3.engine.painting import box_runs
 from gridax.envs.arc3.engine.sprites import TRANSPARENT, Blocking, Sprite
 from gridax.envs.arc3.engine.types import (
     ACTION1,
@@ -90,6 +91,7 @@ __all__ = [
     "add",
     "add_again",
     "arrow_step",
+    "box_runs",
     "bring_back",
     "clicked_cell",
     "collisions",

@@ -31,7 +31,7 @@ def draw_frame(state: Arc3State, game: Game, bank: LevelBank | None = None) -> j
             bank.backdrop,
             state.level,
             game.view_size,
-            game.paint_area,
+            game.paint_runs,
             game.max_downscale,
             held,
         )

@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3.engine.camera import SCREEN
-from gridax.envs.arc3.engine.painting import LAYER_HIGH, LAYER_LOW
+from gridax.envs.arc3.engine.painting import LAYER_HIGH, LAYER_LOW, box_runs
 from gridax.envs.arc3.engine.sprites import Blocking, Sprite, table_columns
 from gridax.envs.arc3.engine.types import RESET, UNDO
 
@@ -128,10 +128,11 @@ class Game:
     # are held per game in play, every other sprite's once per level (a moving sprite
     # the rule never repaints, too); None: every kind not static.
     repainted_kinds: tuple[str, ...] | None = None
-    # The most view cells the other (moving) sprites' boxes cover at once, the length of
-    # the list a frame paints them from (0: a quarter more than any level starts with). A
-    # frame whose moving sprites cover more is still exact, drawn the slow way.
-    moving_area: int = 0
+    # The most runs of cells the other (moving) sprites' boxes take at once (each row of a
+    # box cut into runs of painting.RUN cells: rules.box_runs), the length of the list a
+    # frame paints them from (0: a quarter more than any level starts with). A frame
+    # whose moving sprites take more is still exact, drawn the slow way.
+    moving_runs: int = 0
 
     def __post_init__(self):
         where = f"game {self.name!r}"
@@ -267,21 +268,23 @@ class Game:
         return tuple(sorted(sizes))
 
     @property
-    def paint_area(self) -> int:
-        """The length of the list the moving sprites are painted from (``moving_area``,
-        or a quarter more than the most view cells a level's moving sprites start on, in
-        steps of 64)."""
-        if self.moving_area:
-            return self.moving_area
+    def paint_runs(self) -> int:
+        """The length of the list the moving sprites are painted from, in runs of
+        ``painting.RUN`` cells (``moving_runs``, or a quarter more than a level's moving
+        sprites start with, in steps of 16)."""
+        if self.moving_runs:
+            return self.moving_runs
         most = max(
             sum(
-                min(s.drawn_shape[0], self.view_size) * min(s.drawn_shape[1], self.view_size)
+                box_runs(
+                    min(s.drawn_shape[0], self.view_size), min(s.drawn_shape[1], self.view_size)
+                )
                 for s in level.sprites
                 if s.kind not in self.static_kinds and s.visible
             )
             for level in self.levels
         )
-        return max(64, -(-5 * most // (4 * 64)) * 64)
+        return max(16, -(-5 * most // (4 * 16)) * 16)
 
     def __repr__(self) -> str:
         # What a checkpoint's header records of the game (gridax.serialization): the

@@ -11,11 +11,12 @@ overlaps resolve by a max, in any order, deterministically.
   static (``Game.static_kinds``: walls, decoration, boards, which never change during a
   level) drawn once per level when the level bank is built, packed, over the world
   cells the camera may see.
-- The **moving sprites** (every other slot) are listed cell by cell: each one's box,
-  clipped to the view, in a list of ``Game.paint_area`` cells (static); every entry
-  reads its sprite's pixel, and the packed pixels are scattered onto the static layer
-  with a max. A frame whose moving boxes do not fit the list (rare) samples the moving
-  sprites at every view cell instead.
+- The **moving sprites** (every other slot) are listed run by run: each one's box,
+  clipped to the view, its rows cut into runs of :data:`RUN` cells, in a list of
+  ``Game.paint_runs`` runs (static); every cell of a run reads its sprite's pixel, and
+  the packed pixels are scattered onto the static layer with a max. A frame whose
+  moving boxes do not fit the list (rare) samples the moving sprites at every view
+  cell instead.
 """
 
 from __future__ import annotations
@@ -159,12 +160,24 @@ def _static_view(backdrop: Backdrop, level, camera, size: int) -> Int32[Array, "
     return jax.lax.dynamic_slice(backdrop.packed, (level, top, left), (1, size, size))[0]
 
 
-def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: int, static=None):
-    """``(rows, cols, packed, fits)``: a list of ``area`` (static) view cells holding
-    every cell of the moving slots' boxes on the view, each with the packed pixel its
-    slot draws there (``NOTHING`` for a transparent pixel or past the list's end), and
-    whether the boxes ``fit`` in the list. ``static``: where the level bank holds the
-    pixels of moving slots the rule never repaints."""
+RUN = 8  # the view cells a list entry paints: up to 8 of one row of a moving sprite's box
+
+
+def box_runs(height, width):
+    """How many list entries a box of ``height`` x ``width`` view cells takes: each of
+    its rows cut into runs of :data:`RUN` cells."""
+    return height * (-(-width // RUN))
+
+
+def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: int, static=None):
+    """``(rows, cols, packed, fits)``: a list of ``runs`` (static) runs of :data:`RUN`
+    view cells (``[runs, 1]`` rows, ``[runs, RUN]`` columns) holding every cell of the
+    moving slots' boxes on the view, row by row, each with the packed pixel its slot
+    draws there (``NOTHING`` for a transparent pixel, past its row's end or the
+    list's end), and whether the boxes ``fit`` in the list. A run's slot, row and place
+    are found once for its cells (a list of single cells paid that per cell: 1.2-1.3x
+    on the ports with the longest lists, benchmarks/RESULTS.md). ``static``: where the
+    level bank holds the pixels of moving slots the rule never repaints."""
     sprites = rows_of(table, jnp.maximum(moving, 0))
     height, width = drawn_size(sprites)
     left = jnp.clip(sprites.x - camera.x, 0, camera.width)
@@ -172,29 +185,34 @@ def moving_cells(table: SpriteTable, moving, camera, area: int, max_downscale: i
     top = jnp.clip(sprites.y - camera.y, 0, camera.height)
     bottom = jnp.clip(sprites.y + height - camera.y, 0, camera.height)
     across = right - left
-    keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per entry below
+    runs_a_row = box_runs(1, across)
+    keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per run below
     shown = sprites.visible & sprites.exists & (moving >= 0)
-    cells = jnp.where(shown, across * (bottom - top), 0)
-    ends = jnp.cumsum(cells)
-    entry = jnp.arange(area, dtype=jnp.int32)
-    # Each entry's slot: how many boxes end at or before it (a count of ends, summed).
-    ended = jnp.zeros(area + 1, jnp.int32).at[jnp.minimum(ends, area)].add(1)
-    which = jnp.minimum(jnp.cumsum(ended[:area]), cells.shape[0] - 1)
-    offset = entry - (ends[which] - cells[which])
-    safe_across = jnp.maximum(across[which], 1)
-    down = floor_divide(offset, safe_across)
-    rows = top[which] + down
-    cols = left[which] + offset - down * safe_across
-    sprite = rows_of(sprites, which)
+    slot_runs = jnp.where(shown, runs_a_row * (bottom - top), 0)
+    ends = jnp.cumsum(slot_runs)
+    run = jnp.arange(runs, dtype=jnp.int32)
+    # Each run's slot: how many slots' runs end at or before it (a count of ends, summed).
+    ended = jnp.zeros(runs + 1, jnp.int32).at[jnp.minimum(ends, runs)].add(1)
+    which = jnp.minimum(jnp.cumsum(ended[:runs]), slot_runs.shape[0] - 1)
+    offset = run - (ends[which] - slot_runs[which])
+    safe_runs = jnp.maximum(runs_a_row[which], 1)
+    down = floor_divide(offset, safe_runs)
+    first = (offset - down * safe_runs) * RUN  # the run's first cell along its row
+    row = top[which] + down
+    cols = (left[which] + first)[:, None] + jnp.arange(RUN, dtype=jnp.int32)[None, :]
+    in_row = cols < right[which][:, None]
+    sprite = jax.tree.map(lambda column: column[:, None], rows_of(sprites, which))
+    sprite = eqx.tree_at(lambda s: s.pixels, sprite, table.pixels)
     size = table.pixels.shape[-1]
-    slot = jnp.maximum(moving[which], 0)
-    local_rows, local_cols = rows + camera.y - sprite.y, cols + camera.x - sprite.x
+    slot = jnp.maximum(moving[which], 0)[:, None]
+    local_rows = (row + camera.y)[:, None] - sprite.y
+    local_cols = cols + camera.x - sprite.x
     colour = sprite_pixel(
         sprite, local_rows, local_cols, max_downscale, slot * (size * size), static, slot
     )
-    drawn = (entry < ends[-1]) & (colour >= 0)
-    packed = jnp.where(drawn, keys[which] | colour.astype(jnp.int32), NOTHING)
-    return rows, cols, packed, ends[-1] <= area
+    drawn = (run < ends[-1])[:, None] & in_row & (colour >= 0)
+    packed = jnp.where(drawn, keys[which][:, None] | colour.astype(jnp.int32), NOTHING)
+    return row[:, None], cols, packed, ends[-1] <= runs
 
 
 def moving_everywhere(
@@ -215,24 +233,26 @@ def paint_view(
     backdrop: Backdrop,
     level,
     size: int,
-    area: int,
+    runs: int,
     max_downscale: int,
     static: StaticPixels | None = None,
 ) -> Int32[Array, "size size"]:
     """The packed top pixel at each of the ``size`` x ``size`` view cells from the
     camera's corner (module docstring): the level's static layer under the moving
     sprites, painted in their boxes, or sampled at every cell in the envs of a batch
-    whose boxes do not fit in ``area`` cells. ``static``: where the level bank holds
+    whose boxes do not fit in ``runs`` runs. ``static``: where the level bank holds
     the pixels of moving sprites the rule never repaints."""
     under = _static_view(backdrop, level, camera, size)
     moving = backdrop.moving[level]
-    rows, cols, packed, fits = moving_cells(table, moving, camera, area, max_downscale, static)
+    rows, cols, packed, fits = moving_cells(table, moving, camera, runs, max_downscale, static)
     painted = under.reshape(-1).at[rows * size + cols].max(packed, mode="drop")
 
-    def everywhere(painted, under, table, camera, moving, static):
+    def everywhere(painted, table, camera, moving, static):
+        # Over what the list painted (the static layer and some moving pixels), not the
+        # static layer: the same, as a max, and the static view is not kept for it.
         sprites = moving_everywhere(table, moving, camera, size, max_downscale, static)
-        return jnp.maximum(under, sprites)
+        return jnp.maximum(painted, sprites)
 
     painted = painted.reshape(size, size)
-    args = (under, table, camera, moving, static)
+    args = (table, camera, moving, static)
     return cond_rare(~fits, everywhere, painted, *args, compact_to=1 / 64, chunks=True)

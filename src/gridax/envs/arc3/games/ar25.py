@@ -52,8 +52,8 @@ from gridax.envs.arc3.games.ar25_levels import (
     MASK_ROWS,
     MASKS,
     MAX_MOVES,
-    MOVING_AREA,
     MOVING_KINDS,
+    MOVING_RUNS,
     OFF_BOARD_X,
     ON_BOARD,
     PIECES,
@@ -85,12 +85,14 @@ def _image_corners(state):
 def _place_images(state):
     """Every reflection put where its piece's pixels land across its mirror(s)."""
     corner_x, corner_y = _image_corners(state)
-    for index in range(PIECES):
-        for way in range(1, 4):
-            image = state.memory["images"][index, way - 1]
-            x, y = corner_x[index, way], corner_y[index, way]
-            state = rules.place(state, image, x, y, image >= 0)
-    return state
+    images = state.memory["images"].reshape(-1)  # [PIECES * 3] slots, -1: none
+    # One write of every reflection: which slot each is, one-hot over the slots.
+    is_image = images[:, None] == jnp.arange(state.table.x.shape[0])[None, :]
+
+    def spread(corner):
+        return jnp.sum(jnp.where(is_image, corner[:, 1:].reshape(-1)[:, None], 0), axis=0)
+
+    return rules.place(state, jnp.any(is_image, axis=0), spread(corner_x), spread(corner_y))
 
 
 def _placed_rows(state):
@@ -116,8 +118,7 @@ def _coverage_rows(state):
     return placed[:, 0], covered
 
 
-def _solved(state):
-    _, covered = _coverage_rows(state)
+def _solved(state, covered):
     targets = jnp.asarray(TARGET_ROWS)[state.level]
     return jnp.all(covered & targets == targets)
 
@@ -155,10 +156,9 @@ def _movers(state):
     return jnp.concatenate([state.memory["pieces"], state.memory["mirrors"]])
 
 
-def _move(state, action, game: Game):
-    """ACTION1-4 on the selected piece or mirror: the move, its undo entry, the step,
-    the check for a solution (which holds the action for the next level) and the
-    second level's hint."""
+def _arrow_move(state, action):
+    """ACTION1-4's move of the selected piece or mirror: ``(slot, dx, dy, allowed)``
+    (a mirror slides only along its line; nothing leaves the board)."""
     memory, table = state.memory, state.table
     slot = memory["selected"]
     upright, level_mirror = memory["mirrors"][0], memory["mirrors"][1]
@@ -169,16 +169,30 @@ def _move(state, action, game: Game):
     x, y = table.x[slot] + dx, table.y[slot] + dy
     off_x = ((x < 0) | (x + width[slot] > BOARD)) & ~is_level
     off_y = ((y < 0) | (y + height[slot] > BOARD)) & ~is_upright
-    moves = ~off_x & ~off_y
-    moved = moves & ((dx != 0) | (dy != 0))
+    return slot, dx, dy, ~off_x & ~off_y
+
+
+def _last_move(state):
+    """The move ACTION7 takes back: ``(slot, dx, dy, some)`` (``some``: one is left)."""
+    top = state.memory["undo_top"]
+    entry = state.memory["undo"][jnp.maximum(top - 1, 0)].astype(jnp.int32)
+    slot, way = _movers(state)[entry // 4], entry % 4
+    dx, dy = rules.arrow_step(rules.Action(rules.ACTION1 + way))
+    return slot, -dx, -dy, top > 0
+
+
+def _after_arrow(state, action, moves, moved, covered):
+    """ACTION1-4 after its move (``moves``: allowed, ``moved``: something moved): its
+    undo entry, the step, the check for a solution (which holds the action for the next
+    level) and the second level's hint."""
+    memory = state.memory
     top = memory["undo_top"]
-    which = jnp.argmax(_movers(state) == slot)
+    which = jnp.argmax(_movers(state) == memory["selected"])
     entry = (which * 4 + action.id - rules.ACTION1).astype(jnp.int8)
     entry = jnp.where(moved, entry, memory["undo"][top])
     state = rules.set_memory(state, "undo", memory["undo"].at[top].set(entry))
     state = rules.set_memory(state, "undo_top", top + 1, moved)
-    state = _place_images(rules.move(state, slot, dx, dy, moved))
-    won = moves & _solved(state)
+    won = moves & _solved(state, covered)
     state = rules.set_memory(state, "won", True, won)
     state = _spend_step(state, moved & ~won)
     hint = moved & ~won & (state.level == BLINK_LEVEL) & (state.memory["blink"] == 0)
@@ -224,19 +238,6 @@ def _click(state, action, game: Game):
     return rules.complete(state)
 
 
-def _undo(state):
-    """ACTION7: the last move that moved taken back (nothing when none is left)."""
-    memory = state.memory
-    top = memory["undo_top"]
-    some = top > 0
-    entry = memory["undo"][jnp.maximum(top - 1, 0)].astype(jnp.int32)
-    slot, way = _movers(state)[entry // 4], entry % 4
-    dx, dy = rules.arrow_step(rules.Action(rules.ACTION1 + way))
-    state = _place_images(rules.move(state, slot, -dx, -dy, some))
-    state = rules.set_memory(state, "undo_top", top - 1, some)
-    return rules.complete(state)
-
-
 def _blink(state):
     """A frame of the hint: the marker over the first piece on odd counts, parked off
     the board on even ones, for 8 frames."""
@@ -255,24 +256,38 @@ def rule(state, action, game: Game):
     blinking, won = memory["blink"] > 0, memory["won"]
     acting = ~blinking & ~won
     action_id = action.id
-    moving = acting & (action_id >= rules.ACTION1) & (action_id <= rules.ACTION4)
+    arrows = acting & (action_id >= rules.ACTION1) & (action_id <= rules.ACTION4)
+    undoing = acting & (action_id == rules.UNDO)
+    # ACTION1-4 and undo each move one thing: one move, then the reflections and what
+    # the pieces cover, once for both (no other action moves a piece or a mirror).
+    slot, dx, dy, moves = _arrow_move(state, action)
+    back_slot, back_dx, back_dy, some = _last_move(state)
+    moved = arrows & moves & ((dx != 0) | (dy != 0))
+    slot = jnp.where(undoing, back_slot, slot)
+    dx, dy = jnp.where(undoing, back_dx, dx), jnp.where(undoing, back_dy, dy)
+    state = _place_images(rules.move(state, slot, dx, dy, moved | (undoing & some)))
+    own, covered = _coverage_rows(state)
     new = rules.where(blinking, _blink(state), rules.complete(state))  # RESET: nothing more
     advancing = ~blinking & won
     new = rules.where(advancing, rules.complete(rules.next_level(state, len(game.levels))), new)
-    new = rules.where(moving, _move(state, action, game), new)
+    new = rules.where(arrows, _after_arrow(state, action, moves, moved, covered), new)
     new = rules.where(acting & (action_id == rules.ACTION5), _next_in_cycle(state), new)
     new = rules.where(acting & (action_id == rules.CLICK), _click(state, action, game), new)
-    new = rules.where(acting & (action_id == rules.UNDO), _undo(state), new)
-    return _with_dots(new)
+    took_back = rules.complete(
+        rules.set_memory(state, "undo_top", state.memory["undo_top"] - 1, some)
+    )
+    new = rules.where(undoing, took_back, new)
+    return _with_dots(new, own, covered)
 
 
 def on_set_level(state, game: Game):
-    return _with_dots(_place_images(state))
+    state = _place_images(state)
+    return _with_dots(state, *_coverage_rows(state))
 
 
-def _dots(state):
-    """``[21, 21]``: the colour of the dot at each board cell's centre (-1: none)."""
-    own_rows, covered_rows = _coverage_rows(state)
+def _dots(state, own_rows, covered_rows):
+    """``[21, 21]``: the colour of the dot at each board cell's centre (-1: none), from
+    the pieces' own cells and what they and their reflections cover (row bits)."""
     own, covered = _cells(own_rows), _cells(covered_rows)  # [PIECES, 21, 21], [21, 21]
     memory, table = state.memory, state.table
     targets = _cells(jnp.asarray(TARGET_ROWS)[state.level])
@@ -301,11 +316,11 @@ def _dots(state):
     return colour
 
 
-def _with_dots(state):
+def _with_dots(state, own_rows, covered_rows):
     """The dots kept in memory as the state changes: the UI spreads them over the
     screen, and XLA would compute them again at each screen pixel if the UI computed
     them (a fusion into the spread; 4x the cost of the whole frame)."""
-    return rules.set_memory(state, "dots", _dots(state))
+    return rules.set_memory(state, "dots", _dots(state, own_rows, covered_rows))
 
 
 def _bar(state):
@@ -367,7 +382,7 @@ GAME = Game(
     levels=LEVELS,
     rule=rule,
     reach=41,
-    moving_area=MOVING_AREA,
+    moving_runs=MOVING_RUNS,
     memory={
         "budget": Var(),
         "steps": Var(),

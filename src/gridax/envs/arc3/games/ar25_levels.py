@@ -134,11 +134,12 @@ PIECE_KINDS = sorted({s.kind for level in DATA.levels for s in level.sprites if 
 MOVING_KINDS = (*PIECE_KINDS, UPRIGHT, LEVEL, BLINK_KEY, IMAGE)
 
 
-def _moving_cells(number: int) -> int:
-    """The most board cells level ``number``'s moving sprites cover: no sprite changes its
-    size, and the blink marker comes onto the board only on the hint's level."""
+def _moving_runs(number: int) -> int:
+    """The most list entries level ``number``'s moving sprites take
+    (:func:`rules.box_runs`): no sprite changes its size, and the blink marker comes
+    onto the board only on the hint's level."""
     return sum(
-        min(np.shape(s.pixels)[0], BOARD) * min(np.shape(s.pixels)[1], BOARD)
+        rules.box_runs(min(np.shape(s.pixels)[0], BOARD), min(np.shape(s.pixels)[1], BOARD))
         for s in LEVELS[number].sprites
         if s.kind in MOVING_KINDS and (s.kind != BLINK_KEY or number == BLINK_LEVEL)
     )
@@ -146,4 +147,4 @@ def _moving_cells(number: int) -> int:
 
 # The moving sprites' list no longer than they can fill (the engine's default is a
 # quarter more than the levels start with, and the list is most of a frame's work).
-MOVING_AREA = max(_moving_cells(number) for number in range(len(LEVELS)))
+MOVING_RUNS = max(_moving_runs(number) for number in range(len(LEVELS)))
