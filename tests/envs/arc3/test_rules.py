@@ -5,6 +5,8 @@ run only where needed. The real and invented games' parity lives in test_games.p
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -396,6 +398,37 @@ def test_batched_animations_and_rare_work_equal_one_env_at_a_time():
             one = play(SLIDING, ids[e, : t + 1].tolist())[-1]
             np.testing.assert_array_equal(frames[e], one[1])
             assert int(info["frame_count"][e]) == int(one[2]["frame_count"])
+
+
+def sliding_later_frames(state, action, game):
+    """SLIDING's later frames alone: only ACTION1 takes more than one."""
+    frame = rules.frame_number(state)
+    state = rules.move(state, 0, jnp.asarray(STRIDES)[frame], 0)
+    return rules.complete(state, frame == len(STRIDES) - 1)
+
+
+def test_animate_runs_an_actions_later_frames_and_the_rule_its_first():
+    """A game's ``animate`` replaces the rule on every frame of an action after its
+    first: the same frames where it does what the rule would, and only it runs there
+    (one that moves down shows it), in a batch as one env at a time."""
+    same = dataclasses.replace(SLIDING, animate=sliding_later_frames)
+    ids = np.array([[1, 2, 1, 0], [2, 2, 1, 1], [1, 1, 2, 0]], np.int32)
+    states, _ = env.batch_reset(len(ids), same)
+    for t in range(ids.shape[1]):
+        actions = Action(ids[:, t], np.zeros(len(ids)), np.zeros(len(ids)))
+        states, frames, info = env.batch_step(states, actions, same)
+        for e in range(len(ids)):
+            one = play(SLIDING, ids[e, : t + 1].tolist())[-1]
+            np.testing.assert_array_equal(frames[e], one[1])
+            assert int(info["frame_count"][e]) == int(one[2]["frame_count"])
+
+    def falling(state, action, game):  # later frames that move down, not right
+        frame = rules.frame_number(state)
+        return rules.complete(rules.move(state, 0, 0, 1), frame == len(STRIDES) - 1)
+
+    state, frames, info = play(dataclasses.replace(SLIDING, animate=falling), [ACTION1])[-1]
+    assert int(info["frame_count"]) == 3
+    assert (int(state.table.x[0]), int(state.table.y[0])) == (1, 2)  # right 1, then down 2
 
 
 # --- pixel grids resized, sprites added again ------------------------------------------

@@ -110,6 +110,11 @@ class Game:
     ui: Callable | None = field(default=None)  # ui(state, frame, game) -> frame
     # on_set_level(state, game) -> state: runs when a level starts (arcengine's hook).
     on_set_level: Callable | None = field(default=None)
+    # animate(state, action, game) -> state: the rule of an action's frames after its
+    # first (an animation, a solved level's transition), for a game whose later frames
+    # do only part of what its first does: compiled and run apart, it spares the batch's
+    # animation loop (and the compiler) the rest. None: ``rule`` for every frame.
+    animate: Callable | None = field(default=None)
     # A reference solution of each level: action ids (clicks as (6, x, y) triples).
     solutions: tuple[tuple, ...] = ()
     # The human baseline of each level ARC Prize scores against (a real game's

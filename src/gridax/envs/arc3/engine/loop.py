@@ -58,10 +58,12 @@ def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3St
 
 
 def _frame_of_action(
-    state: Arc3State, action: Action, game: Game, bank: LevelBank, acts=True
+    state: Arc3State, action: Action, game: Game, bank: LevelBank, acts=True, later=False
 ) -> Arc3State:
     """One pass of the game loop where ``acts``: the next level if one is pending, else
-    the rule (or, on an action's first frame, undo); elsewhere the state as it is."""
+    the rule (or, on an action's first frame, undo; on its ``later`` frames, the game's
+    ``animate`` where it has one); elsewhere the state as it is."""
+    step = game.animate if later and game.animate is not None else game.rule
 
     def advance(state):
         state = set_level(state, bank, state.level + 1, game)
@@ -69,7 +71,7 @@ def _frame_of_action(
 
     def rule(state):
         with jax.named_scope("rule"):
-            return game.rule(state, action, game)
+            return step(state, action, game)
 
     def play(state):
         if game.undo_depth == 0:
@@ -113,7 +115,7 @@ def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
 
     def one_frame(carry):
         state, drawn, count = carry
-        state = _frame_of_action(state, action, game, bank)
+        state = _frame_of_action(state, action, game, bank, later=True)
         if drawn is not None:
             drawn = jnp.where(slots >= count, draw_frame(state, game, bank), drawn)
         return state, drawn, count + 1

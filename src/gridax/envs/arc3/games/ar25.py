@@ -280,6 +280,13 @@ def rule(state, action, game: Game):
     return _with_dots(new, own, covered)
 
 
+def animate(state, action, game: Game):
+    """An action's later frames: the hint's blink, or a solved level's next one (the
+    only actions that take more than a frame; neither changes the dots)."""
+    advanced = rules.complete(rules.next_level(state, len(game.levels)))
+    return rules.where(state.memory["blink"] > 0, _blink(state), advanced)
+
+
 def on_set_level(state, game: Game):
     state = _place_images(state)
     return _with_dots(state, *_coverage_rows(state))
@@ -381,6 +388,7 @@ GAME = Game(
     repainted_kinds=(),
     levels=LEVELS,
     rule=rule,
+    animate=animate,
     reach=41,
     moving_runs=MOVING_RUNS,
     memory={
