@@ -296,6 +296,11 @@ def rule(state, action, game: Game):
     return rules.where(spent, rules.complete(rules.lose(state)), played)
 
 
+def animate(state, action, game: Game):
+    """An action's later frames: a pour's or a squirt's slide."""
+    return _slide(state, game)
+
+
 def ui(state, frame, game: Game):
     """The bottom row: the actions left, ``round(64 * left / 100)`` pixels of colour 4."""
     left = jnp.clip(BUDGET - state.action_count, 0, BUDGET)
@@ -327,6 +332,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=PIXELS,

@@ -212,8 +212,13 @@ def flash(state):
 
 
 def rule(state, action, game: Game):
-    """One frame of an action: a click's first frame, or a later frame of a flash."""
-    return rules.where(rules.frame_number(state) > 0, flash(state), click(state, action, game))
+    """An action's first frame: a click's."""
+    return click(state, action, game)
+
+
+def animate(state, action, game: Game):
+    """An action's later frames: a flash's."""
+    return flash(state)
 
 
 def bar_width(left, budget):
@@ -335,6 +340,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(OFFICIAL.kinds, MOVING_KINDS),
     levels=levels(),
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=0,  # the tiles' (static sprites are larger)
     reach=32,

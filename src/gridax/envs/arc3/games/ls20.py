@@ -346,6 +346,12 @@ def rule(state, action, game):
     return rules.where(memory["pushing"] >= 0, spring_frame(state), moved)
 
 
+def animate(state, action, game):
+    """An action's later frames: a spring's throw or a countdown (a move takes one frame
+    unless it starts one of them)."""
+    return rules.where(state.memory["pushing"] >= 0, spring_frame(state), countdown_frame(state))
+
+
 def ui(state, frame, game):
     """The fog (last level), the step bar and the lives; nothing during a flash."""
     memory, table = state.memory, state.table
@@ -424,6 +430,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(data.OFFICIAL.kinds, MOVING_KINDS),
     levels=data.levels(),
     rule=rule,
+    animate=animate,
     num_slots=data.NUM_SLOTS,
     pixel_size=0,  # the moving sprites' (the 64x64 walls are static)
     reach=64,

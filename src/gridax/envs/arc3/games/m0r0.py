@@ -250,8 +250,8 @@ def flash(state, game):
 
 
 def rule(state, action, game: Game):
-    """One frame of an action: past the budget the game is lost; else a click, the
-    selected stone's push or the twins' turn; frames after the first are a fall's."""
+    """An action's first frame: past the budget the game is lost; else a click, the
+    selected stone's push or the twins' turn (later frames are a fall's: animate)."""
     out_of_moves = state.action_count > MOVES
     clicking = action.id == CLICK
     choosing = state.memory["selected"] >= 0
@@ -260,8 +260,12 @@ def rule(state, action, game: Game):
         click(state, action, game),
         rules.where(choosing, stone_turn(state, action, game), twins_turn(state, action, game)),
     )
-    first = rules.where(out_of_moves, rules.complete(rules.lose(state)), played)
-    return rules.where(rules.frame_number(state) > 0, flash(state, game), first)
+    return rules.where(out_of_moves, rules.complete(rules.lose(state)), played)
+
+
+def animate(state, action, game: Game):
+    """An action's later frames: a fall's flash."""
+    return flash(state, game)
 
 
 def start_level(state, game: Game):
@@ -326,6 +330,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(OFFICIAL.kinds, MOVING_KINDS),
     levels=OFFICIAL.game_levels(memory=lambda number, data: {"colours": tuple(data["npwxa"])}),
     rule=rule,
+    animate=animate,
     pixel_size=0,  # the moving sprites' (static ones are larger)
     reach=15,
     max_frames=1 + FLASH_FRAMES,

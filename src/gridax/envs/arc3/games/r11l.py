@@ -308,6 +308,12 @@ def rule(state, action, game: Game):
     return rules.complete(state, out_of_moves | ~state.memory["moving"])
 
 
+def animate(state, action, game: Game):
+    """An action's later frames: a move's (an action over the budget took one frame)."""
+    state = move_frame(state, game)
+    return rules.complete(state, ~state.memory["moving"])
+
+
 # --- the UI: the budget bar and the legs' lines ---------------------------------------
 
 
@@ -387,6 +393,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(lv.DATA.kinds, MOVING_KINDS),
     levels=lv.LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=lv.NUM_SLOTS,
     pixel_size=0,  # the moving sprites' (static boards are larger)
     reach=lv.PIXEL_SIZE,

@@ -259,6 +259,11 @@ def rule(state, action, game: Game):
     return rules.where(state.memory["playing"] >= 0, _play(state, game), _act(state, action, game))
 
 
+def animate(state, action, game: Game):
+    """An action's later frames: the translation's."""
+    return _play(state, game)
+
+
 def on_set_level(state, game: Game):
     """The rule symbols' frames taken out (reserved slots, added while a solution
     plays)."""
@@ -300,6 +305,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=rules.SCREEN,

@@ -271,6 +271,12 @@ def rule(state, action, game: Game):
     return rules.where(phase == WAITING, _start(state, action), later)
 
 
+def animate(state, action, game: Game):
+    """An action's later frames: a slide's or the enemies' move."""
+    phase = state.memory["phase"]
+    return rules.where(phase == SLIDING, _slide(state), _enemies_move(state, game))
+
+
 def ui(state, frame, game: Game):
     """The bottom row: the moves left, ``round(64 * left / moves)`` pixels of colour 6."""
     full = rules.rounded_share(state.memory["moves_left"], state.memory["moves"], rules.SCREEN)
@@ -307,6 +313,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=DATA.game_levels(_level_memory),
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=LARGEST,

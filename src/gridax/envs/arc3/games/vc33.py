@@ -366,13 +366,24 @@ def click(state, action, game: Game):
     return start_swap(state, hit, on_open_valve), ~on_open_valve
 
 
-def rule(state, action, game: Game):
-    clicked = functools.partial(click, game=game)
-    state, done = rules.either(state.memory["swapping"], swap_frame, clicked, state, action)
+def _settled(state, done, game: Game):
+    """After a frame (``done``: the action's last): the level won when every float
+    stands on its mark, else the game lost when no move is left."""
     won = done & floats_on_marks(state)
     state = rules.next_level(state, len(game.levels), won)
     state = rules.lose(state, done & ~won & (state.memory["moves_left"] == 0))
     return rules.complete(state, done)
+
+
+def rule(state, action, game: Game):
+    clicked = functools.partial(click, game=game)
+    state, done = rules.either(state.memory["swapping"], swap_frame, clicked, state, action)
+    return _settled(state, done, game)
+
+
+def animate(state, action, game: Game):
+    """An action's later frames: a swap's."""
+    return _settled(*swap_frame(state), game)
 
 
 def ui(state, frame, game: Game):
@@ -425,6 +436,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(OFFICIAL.kinds, MOVING_KINDS),
     levels=tuple(level_of(n) for n in range(len(OFFICIAL.levels))),
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=0,  # the moving sprites' (static ones are larger)
     reach=64,
