@@ -263,6 +263,16 @@ def rule(state, action, game: Game):
     return _draw(state)
 
 
+def animate(state, action, game: Game):
+    """An action's later frames: a flash, or a move settling (an action acts on its
+    first frame only)."""
+    memory = state.memory
+    flashing = memory["flash"] >= 0
+    state = _flash(state, game, flashing)
+    state = _settle(state, ~flashing & (memory["moving"] | memory["pending"]))
+    return _draw(state)
+
+
 def on_set_level(state, game: Game):
     """The first arm selected, the markers lit where blocks match, the level's start
     kept for undo, the arms drawn."""
@@ -360,6 +370,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=rules.SCREEN,

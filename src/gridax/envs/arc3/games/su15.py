@@ -205,7 +205,9 @@ def _flash(m):
     return m, done, done & lost
 
 
-def rule(state, action, game: Game):
+def _frame(state, action, game: Game, first: bool):
+    """A frame: a win's, a vacuum's or a flash's; on an action's ``first`` frame (static)
+    also a click or an undo, which take place only then."""
     m = dict(state.memory)
     mode = m["mode"]
     first_level = state.level == 0
@@ -217,17 +219,14 @@ def rule(state, action, game: Game):
     vacuumed, vacuum_done, vacuum_lost = _vacuum(m, first_level)
     flashed, flash_done, flash_lost = _flash(m)
     idle = mode == NONE
-    clicking = idle & (action.id == rules.CLICK)
-    clicked, started = _click(state, action, game, m)
-    undone = _undo(m)
+    clicking = idle & (action.id == rules.CLICK) & first
+    branches = [(mode == WIN, won), (mode == VACUUM, vacuumed), (mode == FLASH, flashed)]
+    started = jnp.bool_(False)
+    if first:
+        clicked, started = _click(state, action, game, m)
+        branches += [(clicking, clicked), (idle & (action.id == rules.UNDO), _undo(m))]
     chosen = m
-    for when, branch in (
-        (mode == WIN, won),
-        (mode == VACUUM, vacuumed),
-        (mode == FLASH, flashed),
-        (clicking, clicked),
-        (idle & (action.id == rules.UNDO), undone),
-    ):
+    for when, branch in branches:
         chosen = jax.tree.map(lambda a, b, w=when: jnp.where(w, a, b), branch, chosen)
     done = (
         winning_done
@@ -243,6 +242,16 @@ def rule(state, action, game: Game):
     state = rules.lose(state, lost)
     state = rules.complete(state, done)
     return _draw(state)
+
+
+def rule(state, action, game: Game):
+    return _frame(state, action, game, first=True)
+
+
+def animate(state, action, game: Game):
+    """An action's later frames: a win's, a vacuum's or a flash's (a click or an undo
+    takes place on the first)."""
+    return _frame(state, action, game, first=False)
 
 
 def on_set_level(state, game: Game):
@@ -360,6 +369,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(lv.DATA.kinds, MOVING_KINDS),
     levels=lv.LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=lv.NUM_SLOTS,
     # The pools' pixels the rule writes (the static sprites, up to 64x64, are larger).
     pixel_size=max(MAX_FRUIT, lv.ENEMY_HEIGHT, lv.ENEMY_WIDTH),

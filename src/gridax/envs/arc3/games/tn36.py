@@ -357,7 +357,7 @@ def click(state, action):
     return rules.set_memory(state, "clicks", clicks, clicking)
 
 
-def animate(state):
+def run_and_release(state):
     """A frame of a run; the pressed button comes back up."""
     mem = state.memory
     m = mem["running"]
@@ -373,9 +373,12 @@ def timer_out(state):
     return table.x[mem["marker"]] >= bar_x + bar_width
 
 
-def rule(state, action, game: Game):
+def _frame(state, action, game: Game, first: bool):
+    """A frame: a run's, or the frame after a run's win or loss; on an action's
+    ``first`` frame (static) a click where no run goes on."""
     mem = state.memory
-    played = rules.where(mem["running"] >= 0, animate(state), click(state, action))
+    running = run_and_release(state)
+    played = rules.where(mem["running"] >= 0, running, click(state, action)) if first else running
     idle = played.memory["running"] < 0
     won = idle & matched(played, RIGHT)
     lost = idle & ~won & timer_out(played)
@@ -387,6 +390,16 @@ def rule(state, action, game: Game):
     ended = rules.lose(ended, ending == LOSING)
     ended = rules.complete(rules.set_memory(ended, "ending", NOT_ENDING))
     return rules.where(ending != NOT_ENDING, ended, played)
+
+
+def rule(state, action, game: Game):
+    return _frame(state, action, game, first=True)
+
+
+def animate(state, action, game: Game):
+    """An action's later frames: a run's, and the frame after it (a click only starts
+    one)."""
+    return _frame(state, action, game, first=False)
 
 
 def on_set_level(state, game: Game):
@@ -421,6 +434,7 @@ GAME = Game(
     repainted_kinds=lv.REPAINTED_KINDS,
     levels=lv.LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=lv.NUM_SLOTS,
     reach=lv.PIXEL_SIZE,
     memory={
