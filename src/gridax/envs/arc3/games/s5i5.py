@@ -263,15 +263,25 @@ def _all_covered(state):
     return jnp.all(jnp.any(same & movers[None, :], axis=1) | ~goals)
 
 
-def rule(state, action, game: Game):
-    reverting = state.memory["reverting"]
-    state = rules.rarely(reverting, _revert, state)
-    state = _click(state, action, game, ~reverting)
+def _settle(state, game: Game):
+    """The end of a frame: unless an overlap is to be put back, the action done, the
+    level won when every goal is covered, else the game lost without moves."""
     settled = ~state.memory["reverting"]
     won = settled & _all_covered(state)
     state = rules.next_level(state, len(game.levels), won)
     state = rules.lose(state, settled & ~won & (state.memory["moves_left"] == 0))
     return rules.complete(state, settled)
+
+
+def rule(state, action, game: Game):
+    reverting = state.memory["reverting"]
+    state = rules.rarely(reverting, _revert, state)
+    return _settle(_click(state, action, game, ~reverting), game)
+
+
+def animate(state, action, game: Game):
+    """An action's later frame: the overlap its click made put back."""
+    return _settle(_revert(state), game)
 
 
 def ui(state, frame, game: Game):
@@ -341,6 +351,7 @@ GAME = Game(
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
+    animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=PIXELS,
