@@ -290,10 +290,9 @@ def _act(state, action, game: Game):
 
 
 def rule(state, action, game: Game):
+    """An action's first frame (its slide comes after it: animate)."""
     spent = state.action_count >= BUDGET
-    animating = state.memory["animation"] != IDLE
-    played = rules.where(animating, _slide(state, game), _act(state, action, game))
-    return rules.where(spent, rules.complete(rules.lose(state)), played)
+    return rules.where(spent, rules.complete(rules.lose(state)), _act(state, action, game))
 
 
 def animate(state, action, game: Game):

@@ -339,11 +339,9 @@ def countdown_frame(state):
 
 
 def rule(state, action, game):
-    """One frame of an action: a spring in flight, else a countdown, else a move."""
-    memory = state.memory
-    counting = (memory["flash"] > 0) | (memory["warning"] > 0)
-    moved = rules.where(counting, countdown_frame(state), move_frame(state, action))
-    return rules.where(memory["pushing"] >= 0, spring_frame(state), moved)
+    """An action's first frame: a move (a spring's throw and a countdown come after it,
+    in its later frames: animate)."""
+    return move_frame(state, action)
 
 
 def animate(state, action, game):

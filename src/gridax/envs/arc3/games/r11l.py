@@ -297,14 +297,7 @@ def click(state, action, game: Game):
 def rule(state, action, game: Game):
     out_of_moves = state.action_count >= BUDGET
     state = rules.lose(state, out_of_moves)
-    played = rules.either(
-        state.memory["moving"],
-        lambda s, action: move_frame(s, game),
-        lambda s, action: click(s, action, game),
-        state,
-        action,
-    )
-    state = rules.where(out_of_moves, state, played)
+    state = rules.where(out_of_moves, state, click(state, action, game))  # a move: animate
     return rules.complete(state, out_of_moves | ~state.memory["moving"])
 
 

@@ -256,7 +256,8 @@ def _play(state, game: Game):
 
 
 def rule(state, action, game: Game):
-    return rules.where(state.memory["playing"] >= 0, _play(state, game), _act(state, action, game))
+    """An action's first frame (the translation comes after it: animate)."""
+    return _act(state, action, game)
 
 
 def animate(state, action, game: Game):

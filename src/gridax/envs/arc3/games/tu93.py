@@ -266,9 +266,8 @@ def _end_turn(state, game: Game):
 
 
 def rule(state, action, game: Game):
-    phase = state.memory["phase"]
-    later = rules.where(phase == SLIDING, _slide(state), _enemies_move(state, game))
-    return rules.where(phase == WAITING, _start(state, action), later)
+    """An action's first frame (a slide and the enemies' move come after it: animate)."""
+    return _start(state, action)
 
 
 def animate(state, action, game: Game):

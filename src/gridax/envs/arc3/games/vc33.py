@@ -54,7 +54,6 @@ of the level at its start. Facts of the level data: which float colours each mar
 from __future__ import annotations
 
 import dataclasses
-import functools
 from typing import NamedTuple
 
 import jax
@@ -376,9 +375,8 @@ def _settled(state, done, game: Game):
 
 
 def rule(state, action, game: Game):
-    clicked = functools.partial(click, game=game)
-    state, done = rules.either(state.memory["swapping"], swap_frame, clicked, state, action)
-    return _settled(state, done, game)
+    """An action's first frame: a click (a swap comes after it: animate)."""
+    return _settled(*click(state, action, game), game)
 
 
 def animate(state, action, game: Game):
