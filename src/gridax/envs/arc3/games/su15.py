@@ -206,35 +206,32 @@ def _flash(m):
 
 
 def _frame(state, action, game: Game, first: bool):
-    """A frame: a win's, a vacuum's or a flash's; on an action's ``first`` frame (static)
-    also a click or an undo, which take place only then."""
+    """A frame: on an action's ``first`` (static), a click or an undo; on a later one, a
+    win's, a vacuum's or a flash's (which a click starts: no first frame finds one)."""
     m = dict(state.memory)
     mode = m["mode"]
-    first_level = state.level == 0
-    # A win's frames: keys and goals black, then the next level.
-    won = dict(m)
-    won["tint"] = jnp.where(mode == WIN, 0, m["tint"])
-    won["win_n"] = m["win_n"] + 1
-    winning_done = (mode == WIN) & (won["win_n"] >= WIN_FRAMES)
-    vacuumed, vacuum_done, vacuum_lost = _vacuum(m, first_level)
-    flashed, flash_done, flash_lost = _flash(m)
     idle = mode == NONE
-    clicking = idle & (action.id == rules.CLICK) & first
-    branches = [(mode == WIN, won), (mode == VACUUM, vacuumed), (mode == FLASH, flashed)]
-    started = jnp.bool_(False)
+    false = jnp.bool_(False)
     if first:
+        clicking = idle & (action.id == rules.CLICK)
         clicked, started = _click(state, action, game, m)
-        branches += [(clicking, clicked), (idle & (action.id == rules.UNDO), _undo(m))]
+        branches = [(clicking, clicked), (idle & (action.id == rules.UNDO), _undo(m))]
+        done, lost, winning_done = idle & ~(clicking & started), false, false
+    else:
+        # A win's frames: keys and goals black, then the next level.
+        won = dict(m)
+        won["tint"] = jnp.where(mode == WIN, 0, m["tint"])
+        won["win_n"] = m["win_n"] + 1
+        winning_done = (mode == WIN) & (won["win_n"] >= WIN_FRAMES)
+        vacuumed, vacuum_done, vacuum_lost = _vacuum(m, state.level == 0)
+        flashed, flash_done, flash_lost = _flash(m)
+        branches = [(mode == WIN, won), (mode == VACUUM, vacuumed), (mode == FLASH, flashed)]
+        vacuum_over, flash_over = (mode == VACUUM) & vacuum_done, (mode == FLASH) & flash_done
+        done = winning_done | vacuum_over | flash_over | idle
+        lost = ((mode == VACUUM) & vacuum_lost) | ((mode == FLASH) & flash_lost)
     chosen = m
     for when, branch in branches:
         chosen = jax.tree.map(lambda a, b, w=when: jnp.where(w, a, b), branch, chosen)
-    done = (
-        winning_done
-        | ((mode == VACUUM) & vacuum_done)
-        | ((mode == FLASH) & flash_done)
-        | (idle & ~(clicking & started))
-    )
-    lost = ((mode == VACUUM) & vacuum_lost) | ((mode == FLASH) & flash_lost)
     retint = chosen["tint"] != m["tint"]
     state = rules.update_memory(state, chosen)
     state = rules.rarely(retint, _retint, state)

@@ -374,18 +374,18 @@ def timer_out(state):
 
 
 def _frame(state, action, game: Game, first: bool):
-    """A frame: a run's, or the frame after a run's win or loss; on an action's
-    ``first`` frame (static) a click where no run goes on."""
-    mem = state.memory
-    running = run_and_release(state)
-    played = rules.where(mem["running"] >= 0, running, click(state, action)) if first else running
+    """A frame: on an action's ``first`` (static), a click; on a later one, a run's, or
+    the frame after a run's win or loss (no first frame finds either)."""
+    played = click(state, action) if first else run_and_release(state)
     idle = played.memory["running"] < 0
     won = idle & matched(played, RIGHT)
     lost = idle & ~won & timer_out(played)
     played = rules.set_memory(played, "ending", jnp.where(won, WINNING, LOSING), won | lost)
     played = rules.complete(played, idle & ~won & ~lost)
+    if first:
+        return played
     # The frame after a run's win or loss.
-    ending = mem["ending"]
+    ending = state.memory["ending"]
     ended = rules.next_level(state, len(game.levels), ending == WINNING)
     ended = rules.lose(ended, ending == LOSING)
     ended = rules.complete(rules.set_memory(ended, "ending", NOT_ENDING))
