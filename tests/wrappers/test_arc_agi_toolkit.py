@@ -80,7 +80,9 @@ def test_live_bad_input_is_logged_by_name_and_changes_nothing(quiet_logger, capl
         assert "ACTION6 takes data {'x': 0-63, 'y': 0-63}; got" in caplog.text
     moved = clicks.step(GameAction.ACTION6, data={"x": 0, "y": 0})
     assert isinstance(moved, FrameDataRaw) and moved.state is GameState.NOT_FINISHED
-    with pytest.raises(ValueError, match=r"no gridax ARC-AGI-3 game 'zz99'; there are \[.*'cd82'.*'wa30'"):
+    with pytest.raises(
+        ValueError, match=r"no gridax ARC-AGI-3 game 'zz99'; there are \[.*'cd82'.*'wa30'"
+    ):
         make("zz99")
     with pytest.raises(ValueError, match="gridax has ls20-9607627b, not 'ls20-00000000'"):
         make("ls20-00000000")

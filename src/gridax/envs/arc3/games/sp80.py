@@ -405,11 +405,6 @@ def rule(state, action, game: Game):
     return rules.when_any(~pouring, lambda state, action: _act(state, action, game), state, action)
 
 
-def animate(state, action, game: Game):
-    """An action's later frames: a pour's."""
-    return _pouring(state, game)
-
-
 def ui(state, frame, game: Game):
     """The top row: the steps left, ``round(64 * left / steps)`` pixels of colour 14,
     the rest 0; then the screen turned (``turns`` quarters counterclockwise)."""
@@ -426,7 +421,7 @@ GAME = Game(
     static_kinds=rules.kinds_but((*DATA.kinds, POURED), MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
-    animate=animate,
+    animate=lambda state, action, game: _pouring(state, game),  # later frames: a pour's
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=PIXELS,

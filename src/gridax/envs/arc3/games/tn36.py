@@ -33,6 +33,8 @@ the next frame. The parts of each machine, by slot, are level data (``tn36_level
 
 from __future__ import annotations
 
+import functools
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -373,9 +375,8 @@ def timer_out(state):
     return table.x[mem["marker"]] >= bar_x + bar_width
 
 
-def _frame(state, action, game: Game, first: bool):
-    """A frame: on an action's ``first`` (static), a click; on a later one, a run's, or
-    the frame after a run's win or loss (no first frame finds either)."""
+def frame(state, action, game: Game, first: bool):
+    """An action's ``first`` frame (static): a click; a later one: a run's, or its end's."""
     played = click(state, action) if first else run_and_release(state)
     idle = played.memory["running"] < 0
     won = idle & matched(played, RIGHT)
@@ -390,16 +391,6 @@ def _frame(state, action, game: Game, first: bool):
     ended = rules.lose(ended, ending == LOSING)
     ended = rules.complete(rules.set_memory(ended, "ending", NOT_ENDING))
     return rules.where(ending != NOT_ENDING, ended, played)
-
-
-def rule(state, action, game: Game):
-    return _frame(state, action, game, first=True)
-
-
-def animate(state, action, game: Game):
-    """An action's later frames: a run's, and the frame after it (a click only starts
-    one)."""
-    return _frame(state, action, game, first=False)
 
 
 def on_set_level(state, game: Game):
@@ -433,8 +424,8 @@ GAME = Game(
     static_kinds=rules.kinds_but(lv.DATA.kinds, lv.MOVING_KINDS),
     repainted_kinds=lv.REPAINTED_KINDS,
     levels=lv.LEVELS,
-    rule=rule,
-    animate=animate,
+    rule=functools.partial(frame, first=True),
+    animate=functools.partial(frame, first=False),
     num_slots=lv.NUM_SLOTS,
     reach=lv.PIXEL_SIZE,
     memory={
