@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test lint torch parity arc3-parity clean
+.PHONY: demo test ci-extra lint torch parity arc3-parity clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ TEST_XLA_FLAGS ?= --xla_cpu_use_fusion_emitters=false
 
 test: $(INSTALLED)
 	XLA_FLAGS="$(TEST_XLA_FLAGS)" GRIDAX_BENCH_SIZES=64 $(BIN)/python -m pytest -n $(TEST_WORKERS)
+
+# The longest training smoke runs (pytest marker ci_only: the continual protocol,
+# behaviour cloning, PLR against DR, MaskablePPO on a real game), which make test skips
+# to stay under 25 minutes on 2 cores; CI runs them after it.
+ci-extra: $(INSTALLED)
+	XLA_FLAGS="$(TEST_XLA_FLAGS)" GRIDAX_CI_ONLY=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) -m ci_only
 
 # PyTorch's trainers (the extra torch) beside gridax, for tests/test_torch_trainers.py
 # and examples/pytorch (make test skips them without). TORCH is the torch to install first:

@@ -33,6 +33,7 @@ def test_ppo_smoke(env, tmp_path, capsys):
     assert (tmp_path / f"ppo-{env}.png").stat().st_size > 0
 
 
+@pytest.mark.ci_only
 def test_behaviour_cloning_with_context_smoke(tmp_path, capsys):
     bc = load("bc_context")
     with jax.numpy_dtype_promotion("standard"):
@@ -116,6 +117,7 @@ def load_continual():
         sys.path.remove(str(EXAMPLES / "continual"))
 
 
+@pytest.mark.ci_only
 def test_continual_protocol_smoke(tmp_path, capsys):
     protocol = load_continual()
     import numpy as np
@@ -205,6 +207,7 @@ def test_plr_replays_its_buffer_and_dr_never_does(standard_promotion):
         assert int(np.asarray(metrics["episodes"]).sum()) >= 6 * 8  # one a rollout or more
 
 
+@pytest.mark.ci_only
 def test_plr_vs_dr_smoke(tmp_path, capsys, standard_promotion):
     pytest.importorskip("jaxued")
     plr_arc = load("ued/plr_arc")

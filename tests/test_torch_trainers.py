@@ -92,6 +92,7 @@ def test_sb3_vec_env_steps_as_sb3s_own_vec_env_until_an_episode_ends():
         assert ended["success"] == reference["success"]
 
 
+@pytest.mark.ci_only
 def test_maskable_ppo_sees_only_the_games_actions_on_a_real_game():
     """ft09 offers RESET and clicks: the masked CNN policy never picks another id."""
     from sb3_contrib import MaskablePPO
