@@ -388,16 +388,22 @@ def test_an_animation_makes_a_frame_per_pass_of_the_rule():
     )
 
 
-def test_batched_animations_and_rare_work_equal_one_env_at_a_time():
+def assert_batch_plays_as_sliding_one_env_at_a_time(game):
+    """``game`` stepped in a batch gives each env's frames and frame counts as SLIDING
+    played alone."""
     ids = np.array([[1, 2, 1, 0], [2, 2, 1, 1], [1, 1, 2, 0]], np.int32)  # [env, step]
-    states, _ = env.batch_reset(len(ids), SLIDING)
+    states, _ = env.batch_reset(len(ids), game)
     for t in range(ids.shape[1]):
         actions = Action(ids[:, t], np.zeros(len(ids)), np.zeros(len(ids)))
-        states, frames, info = env.batch_step(states, actions, SLIDING)
+        states, frames, info = env.batch_step(states, actions, game)
         for e in range(len(ids)):
             one = play(SLIDING, ids[e, : t + 1].tolist())[-1]
             np.testing.assert_array_equal(frames[e], one[1])
             assert int(info["frame_count"][e]) == int(one[2]["frame_count"])
+
+
+def test_batched_animations_and_rare_work_equal_one_env_at_a_time():
+    assert_batch_plays_as_sliding_one_env_at_a_time(SLIDING)
 
 
 def sliding_later_frames(state, action, game):
@@ -411,16 +417,9 @@ def test_animate_runs_an_actions_later_frames_and_the_rule_its_first():
     """A game's ``animate`` replaces the rule on every frame of an action after its
     first: the same frames where it does what the rule would, and only it runs there
     (one that moves down shows it), in a batch as one env at a time."""
-    same = dataclasses.replace(SLIDING, animate=sliding_later_frames)
-    ids = np.array([[1, 2, 1, 0], [2, 2, 1, 1], [1, 1, 2, 0]], np.int32)
-    states, _ = env.batch_reset(len(ids), same)
-    for t in range(ids.shape[1]):
-        actions = Action(ids[:, t], np.zeros(len(ids)), np.zeros(len(ids)))
-        states, frames, info = env.batch_step(states, actions, same)
-        for e in range(len(ids)):
-            one = play(SLIDING, ids[e, : t + 1].tolist())[-1]
-            np.testing.assert_array_equal(frames[e], one[1])
-            assert int(info["frame_count"][e]) == int(one[2]["frame_count"])
+    assert_batch_plays_as_sliding_one_env_at_a_time(
+        dataclasses.replace(SLIDING, animate=sliding_later_frames)
+    )
 
     def falling(state, action, game):  # later frames that move down, not right
         frame = rules.frame_number(state)

@@ -114,6 +114,7 @@ __all__ = [
     "move",
     "move_camera",
     "next_level",
+    "no_later_frames",
     "of_kind",
     "official",
     "per_slot",
@@ -181,6 +182,12 @@ def win(state: Arc3State, when: Flag = True) -> Arc3State:
 
 def lose(state: Arc3State, when: Flag = True) -> Arc3State:
     return eqx.tree_at(lambda s: s.status, state, jnp.where(when, GAME_OVER, state.status))
+
+
+def no_later_frames(state: Arc3State, action: Action, game: Game) -> Arc3State:
+    """``Game.animate`` for a game whose rule completes every action: its only later
+    frames start a level (the engine's), so the animation loop never runs the rule."""
+    return complete(state)
 
 
 def next_level(state: Arc3State, num_levels: int, when: Flag = True) -> Arc3State:

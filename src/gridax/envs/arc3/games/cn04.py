@@ -225,18 +225,12 @@ MOVING_KINDS = (
 )
 
 
-def animate(state, action, game: Game):
-    """No action takes a later frame of the rule's (it completes every one; a solved
-    level's next starts on the engine's frame): the animation loop skips the rule."""
-    return rules.complete(state)
-
-
 GAME = Game(
     **DATA.game_fields(),
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=DATA.game_levels(_level_memory),
     rule=rule,
-    animate=animate,
+    animate=rules.no_later_frames,
     pixel_size=PIXELS,
     reach=PIXELS,
     memory={

@@ -248,13 +248,19 @@ def _undo(state, when):
     return state
 
 
-def rule(state, action, game: Game):
+def _flash_or_settle(state, game: Game):
+    """A flash's frame, or a move's settling, where one goes on."""
     memory = state.memory
     flashing = memory["flash"] >= 0
-    settling = ~flashing & (memory["moving"] | memory["pending"])
-    acting = ~flashing & ~settling
     state = _flash(state, game, flashing)
-    state = _settle(state, settling)
+    return _settle(state, ~flashing & (memory["moving"] | memory["pending"]))
+
+
+def rule(state, action, game: Game):
+    memory = state.memory
+    # A first frame may find a move still settling (the recorded trace has one).
+    acting = (memory["flash"] < 0) & ~memory["moving"] & ~memory["pending"]
+    state = _flash_or_settle(state, game)
     state = _select(state, action, game, acting & (action.id == rules.CLICK))
     state = _undo(state, acting & (action.id == rules.UNDO))
     arrow = acting & (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4)
@@ -266,11 +272,7 @@ def rule(state, action, game: Game):
 def animate(state, action, game: Game):
     """An action's later frames: a flash, or a move settling (an action acts on its
     first frame only)."""
-    memory = state.memory
-    flashing = memory["flash"] >= 0
-    state = _flash(state, game, flashing)
-    state = _settle(state, ~flashing & (memory["moving"] | memory["pending"]))
-    return _draw(state)
+    return _draw(_flash_or_settle(state, game))
 
 
 def on_set_level(state, game: Game):

@@ -269,7 +269,7 @@ def start_swap(state, valve, when):
     return rules.set_visible(state, rules.tagged(state, BRACKET), False, when)
 
 
-def swap_frame(state, action=None):
+def swap_frame(state):
     """One frame of a swap, whatever the action: ``(state, done)``, the current mover a
     cell nearer its goal (along the axis it is furthest on), or there, handing over."""
     at = state.memory["queue_at"]

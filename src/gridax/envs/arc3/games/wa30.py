@@ -405,18 +405,12 @@ SOLUTIONS = (
 MOVING_KINDS = ("byigobxzpg", "jqzhxgbmtz", "pktgsotzmw", "wppuejnwhl")
 
 
-def animate(state, action, game: Game):
-    """No action takes a later frame of the rule's (it completes every one; a solved
-    level's next starts on the engine's frame): the animation loop skips the rule."""
-    return rules.complete(state)
-
-
 GAME = Game(
     **DATA.game_fields(),
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
     levels=LEVELS,
     rule=rule,
-    animate=animate,
+    animate=rules.no_later_frames,
     num_slots=NUM_SLOTS,
     pixel_size=CELL,  # what moves is a cell (the static zones' pieces are larger)
     reach=PIXELS,
