@@ -122,19 +122,37 @@ def screen_cells(camera: Camera):
     return dx // scale + camera.x, dy // scale + camera.y, dx % scale, dy % scale, on_view
 
 
+def _span(start: int, length: int) -> slice:
+    """The screen pixels ``[start, start + length)`` along one axis, clipped."""
+    return slice(min(max(start, 0), SCREEN), min(max(start + length, 0), SCREEN))
+
+
 def draw_rect(screen, x, y, width, height, colour: int, when: bool | jax.Array = True):
     """``screen`` with a ``width`` x ``height`` rectangle of ``colour`` from screen
     ``(x, y)`` where ``when`` (a UI element); the sizes may be traced (a bar that grows).
-    A rectangle given as Python ints is a constant mask, so that a few of them fuse into
-    one cheap pass over the screen."""
-    if all(isinstance(v, int) for v in (x, y, width, height)):
-        inside = np.zeros((SCREEN, SCREEN), bool)
-        inside[max(y, 0) : max(y + height, 0), max(x, 0) : max(x + width, 0)] = True
-    else:
-        rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
+
+    Only the band of rows (or columns) the rectangle may cover is rewritten where its
+    extent along that axis is given as Python ints, as a UI's bars and dots are: XLA
+    fuses the per-env numbers of a rectangle (a bar's length, ``when``) into the pass
+    over the pixels it rewrites and computes them again at every one (over the whole
+    64x64 frame, 45 % of cn04's step: benchmarks/RESULTS.md)."""
+    colour = jnp.int8(colour)
+    if isinstance(y, int) and isinstance(height, int):
+        rows = _span(y, height)
         cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
-        inside = (rows >= 0) & (cols >= 0) & (rows < height) & (cols < width)
-    return jnp.where(inside & when, jnp.int8(colour), screen).astype(jnp.int8)
+        inside = (cols >= 0) & (cols < width)
+        band = screen[..., rows, :]
+        return screen.at[..., rows, :].set(jnp.where(inside & when, colour, band))
+    if isinstance(x, int) and isinstance(width, int):
+        cols = _span(x, width)
+        rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
+        inside = (rows >= 0) & (rows < height)
+        band = screen[..., cols]
+        return screen.at[..., cols].set(jnp.where(inside & when, colour, band))
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
+    inside = (rows >= 0) & (cols >= 0) & (rows < height) & (cols < width)
+    return jnp.where(inside & when, colour, screen).astype(jnp.int8)
 
 
 def draw_square(screen, x, y, size: int, colour: int, when: bool | jax.Array = True):
