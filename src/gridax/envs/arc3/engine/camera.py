@@ -50,6 +50,54 @@ def scale_and_offset(camera: Camera):
     )
 
 
+def _sources(width: int, height: int, edge: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(columns, rows)``: the view column and row each screen column and row of a view
+    of ``width`` x ``height`` cells (static) shows, scaled up by the largest whole factor
+    that fits and centred; ``edge`` where the letterbox shows."""
+    scale = min(SCREEN // width, SCREEN // height)
+    left, top = (SCREEN - width * scale) // 2, (SCREEN - height * scale) // 2
+    pixels = np.arange(SCREEN)
+    in_cols = (pixels >= left) & (pixels < left + width * scale)
+    in_rows = (pixels >= top) & (pixels < top + height * scale)
+    return (
+        np.where(in_cols, (pixels - left) // scale, edge),
+        np.where(in_rows, (pixels - top) // scale, edge),
+    )
+
+
+def upscale(
+    seen: Int8[Array, "size size"],
+    camera: Camera,
+    sizes: tuple[tuple[int, int], ...] | None = None,
+) -> Int8[Array, "64 64"]:
+    """The 64x64 frame of the view ``seen`` (its top-left ``height`` x ``width`` cells):
+    scaled up by the largest whole factor that fits, centred, letterboxed. ``sizes`` are
+    the camera's possible ``(width, height)`` (static: a game's levels'); None (any
+    size) picks every pixel's cell by one-hot products instead.
+
+    A game of one size repeats each cell, pads and letterboxes, in one pass that the
+    game's UI joins. A game of several sizes takes each screen column's view column,
+    then each screen row's row of those (the letterbox a column and a row more): two
+    gathers by index tables of 64 that the camera's size picks, so that one frame is
+    drawn, not one per size and one of them picked (tu93, five sizes: 1.64x; a game of
+    one size drawn so ran at 0.75-1.01x: benchmarks/RESULTS.md)."""
+    if sizes is None:
+        return _upscaled_any(seen, camera)
+    if len(sizes) == 1:
+        return _upscaled(seen, *sizes[0], camera.letterbox)
+    size = seen.shape[-1]
+    tables = [_sources(width, height, size) for width, height in sizes]
+    columns, rows = (jnp.asarray(np.stack(t), jnp.int32) for t in zip(*tables, strict=True))
+    which = jnp.zeros((), jnp.int32)
+    for k, (width, height) in enumerate(sizes[1:], start=1):
+        which = jnp.where((camera.width == width) & (camera.height == height), k, which)
+    letterbox = camera.letterbox.astype(jnp.int8)
+    with_edge = jnp.concatenate([seen, jnp.broadcast_to(letterbox, (size, 1))], axis=1)
+    by_column = jnp.take(with_edge, columns[which], axis=1)
+    with_edge = jnp.concatenate([by_column, jnp.broadcast_to(letterbox, (1, SCREEN))])
+    return jnp.take(with_edge, rows[which], axis=0).astype(jnp.int8)
+
+
 def _upscaled(seen, width: int, height: int, letterbox) -> Int8[Array, "64 64"]:
     """The frame of a view of ``width`` x ``height`` cells (static): each cell repeated
     into a square of the scale, centred, letterboxed."""
@@ -61,25 +109,6 @@ def _upscaled(seen, width: int, height: int, letterbox) -> Int8[Array, "64 64"]:
     inside[top : top + height * scale, left : left + width * scale] = True
     padded = jnp.pad(block, ((top, rows), (left, cols)))
     return jnp.where(inside, padded, letterbox).astype(jnp.int8)
-
-
-def upscale(
-    seen: Int8[Array, "size size"],
-    camera: Camera,
-    sizes: tuple[tuple[int, int], ...] | None = None,
-) -> Int8[Array, "64 64"]:
-    """The 64x64 frame of the view ``seen`` (its top-left ``height`` x ``width`` cells):
-    scaled up by the largest whole factor that fits, centred, letterboxed. ``sizes`` are
-    the camera's possible ``(width, height)`` (static: a game's levels'), each upscaled
-    by repeats and the camera's one chosen (a game of one size pays for one); None
-    (any size) picks every pixel's cell by one-hot products instead."""
-    if sizes is None:
-        return _upscaled_any(seen, camera)
-    frames = [_upscaled(seen, width, height, camera.letterbox) for width, height in sizes]
-    frame = frames[0]
-    for (width, height), other in zip(sizes[1:], frames[1:], strict=True):
-        frame = jnp.where((camera.width == width) & (camera.height == height), other, frame)
-    return frame
 
 
 def _upscaled_any(seen, camera: Camera) -> Int8[Array, "64 64"]:

@@ -167,7 +167,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
             chunks=True,
         )
     if drawn is None:  # frames="last": the one frame shown, drawn from the final state
-        drawn = jnp.where(acts, draw_frame(state, game, bank), state.screen)[None]
+        drawn = draw_frame(state, game, bank)[None]
     return state, drawn, count, full
 
 
