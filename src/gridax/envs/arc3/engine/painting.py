@@ -37,6 +37,7 @@ from gridax.envs.arc3.engine.sprites import (
     drawn_size,
     floor_divide,
     rows_of,
+    source_map,
     sprite_pixel,
 )
 
@@ -194,6 +195,9 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     # Each run's slot: how many slots' runs end at or before it (a count of ends, summed).
     ended = jnp.zeros(runs + 1, jnp.int32).at[jnp.minimum(ends, runs)].add(1)
     which = jnp.minimum(jnp.cumsum(ended[:runs]), slot_runs.shape[0] - 1)
+    if max_downscale == 1:
+        boxes = (ends - slot_runs, runs_a_row, top, left, right, keys)
+        return _mapped_runs(table, sprites, moving, camera, boxes, which, run, ends[-1], static)
     offset = run - (ends[which] - slot_runs[which])
     safe_runs = jnp.maximum(runs_a_row[which], 1)
     down = floor_divide(offset, safe_runs)
@@ -213,6 +217,48 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     drawn = (run < ends[-1])[:, None] & in_row & (colour >= 0)
     packed = jnp.where(drawn, keys[which][:, None] | colour.astype(jnp.int32), NOTHING)
     return row[:, None], cols, packed, ends[-1] <= runs
+
+
+def _mapped_runs(table: SpriteTable, sprites, moving, camera, boxes, which, run, total, static):
+    """:func:`moving_cells`' list for sprites not scaled down: each moving slot's numbers
+    (its box's runs, its draw key, its pixels' affine map: :func:`source_map`) are
+    stacked into one row, and each run gathers its slot's row once (a gather a number
+    a run, twelve of them, cost ar25 1.5 ms of 9: benchmarks/RESULTS.md); a cell then
+    reads its pixel at ``start + along_rows * row + along_cols * column``."""
+    size = table.pixels.shape[-1]
+    slot = jnp.maximum(moving, 0)
+    start, along_rows, along_cols = source_map(sprites, size)
+    start = start + slot * (size * size)
+    held = jnp.zeros_like(slot, dtype=bool)
+    if static is not None:
+        held = jnp.ones_like(held) if static.every else static.slots[slot]
+        held_map = source_map(sprites, static.pixels.shape[-1])
+        start = jnp.where(held, held_map[0] + static.base(slot), start)
+        along_rows = jnp.where(held, held_map[1], along_rows)
+        along_cols = jnp.where(held, held_map[2], along_cols)
+    up = jnp.maximum(sprites.scale, 1)
+    numbers = (*boxes, camera.y - sprites.y, camera.x - sprites.x, up, start, along_rows)
+    numbers = (*numbers, along_cols, held.astype(jnp.int32))
+    first_run, runs_a_row, top, left, right, key, below, beside, up, start, along_rows, \
+        along_cols, held = jnp.moveaxis(jnp.stack(numbers, axis=-1)[which], -1, 0)  # fmt: skip
+    offset = run - first_run
+    safe_runs = jnp.maximum(runs_a_row, 1)
+    down = floor_divide(offset, safe_runs)
+    row = top + down
+    cols = (left + (offset - down * safe_runs) * RUN)[:, None]
+    cols = cols + jnp.arange(RUN, dtype=jnp.int32)[None, :]
+    source_row = floor_divide(row + below, up)
+    source_cols = floor_divide(cols + beside[:, None], up[:, None])
+    flat = (start + along_rows * source_row)[:, None] + along_cols[:, None] * source_cols
+    own = table.pixels.reshape(-1)
+    colour = own[jnp.clip(flat, 0, own.size - 1)]
+    if static is not None:
+        kept = static.pixels.reshape(-1)
+        kept = kept[jnp.clip(flat, 0, kept.size - 1)]
+        colour = kept if static.every else jnp.where(held[:, None] > 0, kept, colour)
+    drawn = (run < total)[:, None] & (cols < right[:, None]) & (colour >= 0)
+    packed = jnp.where(drawn, key[:, None] | colour.astype(jnp.int32), NOTHING)
+    return row[:, None], cols, packed, total <= run.shape[0]
 
 
 def moving_everywhere(
