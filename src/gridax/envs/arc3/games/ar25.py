@@ -252,12 +252,11 @@ def _blink(state):
 
 
 def rule(state, action, game: Game):
-    memory = state.memory
-    blinking, won = memory["blink"] > 0, memory["won"]
-    acting = ~blinking & ~won
+    """An action's first frame. No first frame finds the hint blinking or the level won
+    (every recorded trace): those frames are ``animate``'s."""
     action_id = action.id
-    arrows = acting & (action_id >= rules.ACTION1) & (action_id <= rules.ACTION4)
-    undoing = acting & (action_id == rules.UNDO)
+    arrows = (action_id >= rules.ACTION1) & (action_id <= rules.ACTION4)
+    undoing = action_id == rules.UNDO
     # ACTION1-4 and undo each move one thing: one move, then the reflections and what
     # the pieces cover, once for both (no other action moves a piece or a mirror).
     slot, dx, dy, moves = _arrow_move(state, action)
@@ -267,12 +266,10 @@ def rule(state, action, game: Game):
     dx, dy = jnp.where(undoing, back_dx, dx), jnp.where(undoing, back_dy, dy)
     state = _place_images(rules.move(state, slot, dx, dy, moved | (undoing & some)))
     own, covered = _coverage_rows(state)
-    new = rules.where(blinking, _blink(state), rules.complete(state))  # RESET: nothing more
-    advancing = ~blinking & won
-    new = rules.where(advancing, rules.complete(rules.next_level(state, len(game.levels))), new)
+    new = rules.complete(state)  # RESET: nothing more
     new = rules.where(arrows, _after_arrow(state, action, moves, moved, covered), new)
-    new = rules.where(acting & (action_id == rules.ACTION5), _next_in_cycle(state), new)
-    new = rules.where(acting & (action_id == rules.CLICK), _click(state, action, game), new)
+    new = rules.where(action_id == rules.ACTION5, _next_in_cycle(state), new)
+    new = rules.where(action_id == rules.CLICK, _click(state, action, game), new)
     took_back = rules.complete(
         rules.set_memory(state, "undo_top", state.memory["undo_top"] - 1, some)
     )
