@@ -304,6 +304,31 @@ def test_draw_sprite_draws_a_sprite_as_drawn_at_a_screen_pixel():
     assert int(np.asarray(hidden).sum()) == 0
 
 
+def test_a_layer_drawn_rarely_is_drawn_on_the_envs_that_show_it_batched_or_not():
+    state, _ = env.reset(BUILDING)
+    state = rules.set_pixels(state, 0, ((5, 6), (-1, -2)))
+
+    def sprite_over(frame, state, x):
+        return rules.draw_sprite(frame, state, 0, x, 20, BUILDING)
+
+    screens = jnp.arange(4 * 64 * 64, dtype=jnp.int32).reshape(4, 64, 64) % 3
+    screens = screens.astype(jnp.int8)
+    shows, xs = jnp.asarray([True, False, False, True]), jnp.asarray([10, 11, 12, 13])
+    states = jax.tree.map(lambda leaf: jnp.broadcast_to(leaf, (4, *jnp.shape(leaf))), state)
+    batched = jax.vmap(rules.drawn_rarely, in_axes=(0, None, 0, 0, 0))
+    drawn = np.asarray(batched(shows, sprite_over, screens, states, xs))
+    for env_index in range(4):
+        one = rules.drawn_rarely(
+            shows[env_index], sprite_over, screens[env_index], state, xs[env_index]
+        )
+        np.testing.assert_array_equal(drawn[env_index], np.asarray(one))
+        expected = screens[env_index]
+        if bool(shows[env_index]):
+            expected = sprite_over(expected, state, xs[env_index])
+        np.testing.assert_array_equal(drawn[env_index], np.asarray(expected))
+    assert not np.array_equal(drawn[0], np.asarray(screens[0]))
+
+
 def test_turns_cells_of_source_pixels_repaints_and_camera_colours():
     """``rotate`` turns clockwise about the top-left corner (four turns: back as it was),
     ``drawn_size`` is the turned size, ``pixel_cells`` puts each source pixel where the

@@ -122,6 +122,7 @@ __all__ = [
     "place",
     "put_last",
     "rarely",
+    "drawn_rarely",
     "recolour",
     "screen_cells",
     "remove",
@@ -410,6 +411,18 @@ def rarely(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
     the envs that need it. Pass what ``fn`` reads of one env through ``args``, not a
     closure (a batching rule cannot see batched values a closure holds)."""
     return _branch(pred, fn, state, args, compact_to=1 / 16)
+
+
+def drawn_rarely(pred: Flag, draw, frame, state: Arc3State, *args):
+    """``draw(frame, state, *args)`` where ``pred``, else ``frame``: a UI layer few envs
+    of a batch show at a time (ls20's fog, its last level's): drawn only on the envs
+    that show it, not computed at every pixel of every env's frame."""
+    replay, consts = with_constants_passed(draw, frame, state, *args)
+
+    def replayed(frame, consts, state, *args):
+        return replay(consts, frame, state, *args)
+
+    return cond_rare(pred, replayed, frame, consts, state, *args, compact_to=1 / 16, chunks=True)
 
 
 def when_any(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:

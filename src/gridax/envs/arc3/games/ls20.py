@@ -54,6 +54,8 @@ their order). All are bounded by the levels: 2 doors, 8 springs, 3 riders, 116 w
 
 from __future__ import annotations
 
+import functools
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -350,17 +352,23 @@ def animate(state, action, game):
     return rules.where(state.memory["pushing"] >= 0, spring_frame(state), countdown_frame(state))
 
 
-def ui(state, frame, game):
-    """The fog (last level), the step bar and the lives; nothing during a flash."""
+def _fog(frame, state, game):
+    """The fog around the player and, over it, the key it holds (the last level)."""
     memory, table = state.memory, state.table
-    shown = memory["flash"] == 0
     player = memory["player"]
     rows, cols = np.mgrid[0:64, 0:64]
     far = (2 * rows - 2 * table.y[player] - 3) ** 2 + (2 * cols - 2 * table.x[player] - 3) ** 2
-    fogged = shown & memory["fog"]
-    frame = jnp.where(fogged & (far > 1600), jnp.int8(FOG), frame)
+    frame = jnp.where(far > 1600, jnp.int8(FOG), frame)
     key = memory["key"]
-    frame = rules.draw_sprite(frame, state, key, 3, 55, game, fogged & table.visible[key])
+    return rules.draw_sprite(frame, state, key, 3, 55, game, table.visible[key])
+
+
+def ui(state, frame, game):
+    """The fog (last level), the step bar and the lives; nothing during a flash."""
+    memory = state.memory
+    shown = memory["flash"] == 0
+    fog = functools.partial(_fog, game=game)
+    frame = rules.drawn_rarely(shown & memory["fog"], fog, frame, state)
     most = memory["steps_max"]
     left = jnp.clip(memory["steps"], 0, most)
     frame = rules.draw_rect(frame, 13, 61, most, 2, 3, shown)
