@@ -160,8 +160,9 @@ def draw_rect(screen, x, y, width, height, colour: int, when: bool | jax.Array =
     """``screen`` with a ``width`` x ``height`` rectangle of ``colour`` from screen
     ``(x, y)`` where ``when`` (a UI element); the sizes may be traced (a bar that grows).
 
-    Only the band of rows (or columns) the rectangle may cover is rewritten where its
-    extent along that axis is given as Python ints, as a UI's bars and dots are: XLA
+    Only the band of rows the rectangle may cover is rewritten where its top and height
+    are given as Python ints, as a UI's bars and dots are (a band of columns, written
+    batched, is a scatter: no quicker than the whole frame for r11l's bar): XLA
     fuses the per-env numbers of a rectangle (a bar's length, ``when``) into the pass
     over the pixels it rewrites and computes them again at every one (over the whole
     64x64 frame, 45 % of cn04's step: benchmarks/RESULTS.md)."""
@@ -172,12 +173,6 @@ def draw_rect(screen, x, y, width, height, colour: int, when: bool | jax.Array =
         inside = (cols >= 0) & (cols < width)
         band = screen[..., rows, :]
         return screen.at[..., rows, :].set(jnp.where(inside & when, colour, band))
-    if isinstance(x, int) and isinstance(width, int):
-        cols = _span(x, width)
-        rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
-        inside = (rows >= 0) & (rows < height)
-        band = screen[..., cols]
-        return screen.at[..., cols].set(jnp.where(inside & when, colour, band))
     rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - y
     cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - x
     inside = (rows >= 0) & (cols >= 0) & (rows < height) & (cols < width)
