@@ -266,7 +266,7 @@ def source_map(sprites, size: int) -> tuple[Int32[Array, "..."], ...]:
     lie in grids of side ``size``: the pixel of its grid (flat, ``row * size + col``)
     that drawn cell ``(row, col)`` of it (rotated, mirrored, before scaling) reads is
     ``start + along_rows * row + along_cols * col``: :func:`_source_pixel` as one affine
-    map per sprite, so that painting a cell costs two products, not its rotation's selects."""
+    map per sprite: painting a cell costs two products, not its rotation's selects."""
     turned_height, turned_width = _turned_size(sprites)
     # Mirrored: turned row r1 = row_start + row_sign * row, and so for columns.
     row_start = jnp.where(sprites.mirror_ud, turned_height - 1, 0)
@@ -275,26 +275,23 @@ def source_map(sprites, size: int) -> tuple[Int32[Array, "..."], ...]:
     col_sign = jnp.where(sprites.mirror_lr, -1, 1)
     last_row, last_col = sprites.height - 1, sprites.width - 1
     q = sprites.quarter_turns % 4
-    cases = [q == 0, q == 1, q == 2]
+
+    def by_turns(*options):  # the option of each sprite's quarter turns, 0 to 3
+        return jnp.select([q == 0, q == 1, q == 2], options[:3], options[3])
+
     # (source row, source column) as (start, per row, per column), by quarter turns:
     # q0 (r1, c1), q1 (H-1-c1, r1), q2 (H-1-r1, W-1-c1), q3 (c1, W-1-r1).
     zero = jnp.zeros_like(row_sign)
-    source_row = [
-        jnp.select(cases, options, default)
-        for options, default in (
-            ([row_start, last_row - col_start, last_row - row_start], col_start),
-            ([row_sign, zero, -row_sign], zero),
-            ([zero, -col_sign, zero], col_sign),
-        )
-    ]
-    source_col = [
-        jnp.select(cases, options, default)
-        for options, default in (
-            ([col_start, row_start, last_col - col_start], last_col - row_start),
-            ([zero, row_sign, zero], -row_sign),
-            ([col_sign, zero, -col_sign], zero),
-        )
-    ]
+    source_row = (
+        by_turns(row_start, last_row - col_start, last_row - row_start, col_start),
+        by_turns(row_sign, zero, -row_sign, zero),
+        by_turns(zero, -col_sign, zero, col_sign),
+    )
+    source_col = (
+        by_turns(col_start, row_start, last_col - col_start, last_col - row_start),
+        by_turns(zero, row_sign, zero, -row_sign),
+        by_turns(col_sign, zero, -col_sign, zero),
+    )
     return tuple(r * size + c for r, c in zip(source_row, source_col, strict=True))
 
 
