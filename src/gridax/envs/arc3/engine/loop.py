@@ -167,6 +167,7 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
             chunks=True,
         )
     if drawn is None:  # frames="last": the one frame shown, drawn from the final state
+        # (an env that did not act draws the frame it showed: a frame is its state's)
         drawn = draw_frame(state, game, bank)[None]
     return state, drawn, count, full
 
