@@ -417,12 +417,7 @@ def drawn_rarely(pred: Flag, draw, frame, state: Arc3State, *args):
     """``draw(frame, state, *args)`` where ``pred``, else ``frame``: a UI layer few envs
     of a batch show at a time (ls20's fog, its last level's): drawn only on the envs
     that show it, not computed at every pixel of every env's frame."""
-    replay, consts = with_constants_passed(draw, frame, state, *args)
-
-    def replayed(frame, consts, state, *args):
-        return replay(consts, frame, state, *args)
-
-    return cond_rare(pred, replayed, frame, consts, state, *args, compact_to=1 / 16, chunks=True)
+    return _branch(pred, draw, frame, (state, *args), compact_to=1 / 16)
 
 
 def when_any(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
@@ -433,13 +428,15 @@ def when_any(pred: Flag, fn, state: Arc3State, *args) -> Arc3State:
     return _branch(pred, fn, state, args, compact_to=0.0)
 
 
-def _branch(pred: Flag, fn, state: Arc3State, args, compact_to: float) -> Arc3State:
-    replay, consts = with_constants_passed(fn, state, *args)
+def _branch(pred: Flag, fn, operand, args, compact_to: float):
+    """``fn(operand, *args)`` where ``pred``, else ``operand`` (a state, a frame), with
+    the arrays ``fn`` closes over passed to the batching rule as arguments."""
+    replay, consts = with_constants_passed(fn, operand, *args)
 
-    def replayed(state, consts, *args):
-        return replay(consts, state, *args)
+    def replayed(operand, consts, *args):
+        return replay(consts, operand, *args)
 
-    return cond_rare(pred, replayed, state, consts, *args, compact_to=compact_to, chunks=True)
+    return cond_rare(pred, replayed, operand, consts, *args, compact_to=compact_to, chunks=True)
 
 
 def either(pred: Flag, if_true, if_false, state: Arc3State, *args):

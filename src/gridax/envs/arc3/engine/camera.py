@@ -79,8 +79,8 @@ def upscale(
     game's UI joins. A game of several sizes takes each screen column's view column,
     then each screen row's row of those (the letterbox a column and a row more): two
     gathers by index tables of 64 that the camera's size picks, so that one frame is
-    drawn, not one per size and one of them picked (tu93, five sizes: 1.64x; a game of
-    one size drawn so ran at 0.75-1.01x: benchmarks/RESULTS.md)."""
+    drawn, not one per size and one of them picked (tu93, five sizes: 1.51-1.64x; ar25,
+    one size, drawn so ran at 0.75x: benchmarks/RESULTS.md)."""
     if sizes is None:
         return _upscaled_any(seen, camera)
     if len(sizes) == 1:
