@@ -246,6 +246,35 @@ def test_a_static_sprite_larger_than_the_pixel_grids_is_held_per_level():
     assert int(moved.table.x[1]) == 1
 
 
+def test_pixel_grids_may_be_long_and_thin_for_sprites_held_lengthwise():
+    """``pixel_size=(height, width)``: a moving bar held lengthwise in grids of 2 x 4,
+    turned a quarter, is drawn as the same bar held upright in grids of 4 x 4; rules that
+    write pixels keep the table's shape; a sprite that does not fit is a named error."""
+    bar = np.arange(8).reshape(2, 4)
+    turned = np.rot90(bar, -1)  # a quarter clockwise, as the engine turns
+    upright = arc3.Sprite(tuple(map(tuple, turned.tolist())), "player", x=2)
+    lengthwise = arc3.Sprite(tuple(map(tuple, bar.tolist())), "player", x=2, rotation=90)
+
+    def game_of(sprite, pixel_size):
+        level = arc3.Level((sprite,), grid_size=(8, 8))
+        return dataclasses.replace(
+            GAMES["Keys"], name="Bar", levels=(level,), solutions=(), pixel_size=pixel_size
+        )
+
+    (_, square_frame), (state, frame) = (
+        arc3.reset(game_of(upright, 4)),
+        arc3.reset(game_of(lengthwise, (2, 4))),
+    )
+    assert state.table.pixels.shape[-2:] == (2, 4)
+    np.testing.assert_array_equal(frame, square_frame)
+    bar_slot = np.arange(state.table.x.shape[-1]) == 0
+    shorter = arc3.rules.resize(state, bar_slot, 2, 2)
+    assert shorter.table.pixels.shape == state.table.pixels.shape
+    assert int(arc3.rules.drawn_size(shorter)[0][0]) == 2
+    with pytest.raises(ValueError, match=r"'player' is 4x2 pixels; the table holds at most 2x4"):
+        game_of(upright, (2, 4))
+
+
 def test_start_level_starts_where_the_levels_before_it_lead():
     """An episode put on level 2 shows what playing levels 0 and 1 through leads to; a
     RESET before any action restarts the whole game (arcengine's set_level)."""

@@ -11,7 +11,7 @@ import jax
 import numpy as np
 import pytest
 
-from gridax.envs.arc3 import env
+from gridax.envs.arc3 import env, rules
 from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import s5i5, s5i5_levels
 from tests.tools.record_traces import S5I5_LONG_ARM
@@ -45,8 +45,12 @@ def test_an_arm_longer_than_the_sprite_grid_is_kept_whole_and_drawn_where_seen()
         state, frames, _ = STEP(state, Action(*triple))
     x, y, height, width, way = np.asarray(state.memory["geometry"])[:, 0]
     assert (x, y, height, width, way) == (6, -66, 108, 3, s5i5_levels.UP)  # 108 > PIXELS
-    table = state.table
-    assert (int(table.y[0]), int(table.height[0])) == (s5i5.SEEN_FROM, 41 - s5i5.SEEN_FROM + 1)
+    table, seen = state.table, 41 - s5i5.SEEN_FROM + 1
+    # held lengthwise (3 rows of its seen length), turned a quarter clockwise: upright
+    held = tuple(int(column[0]) for column in (table.height, table.width, table.quarter_turns))
+    assert held == (s5i5_levels.BREADTH, seen, 1)
+    drawn_height, drawn_width = rules.drawn_size(state)
+    assert (int(table.y[0]), int(drawn_height[0]), int(drawn_width[0])) == (-4, seen, 3)
     frame = np.asarray(frames[-1])
     assert np.all(frame[:41, 6:9] == 12) and np.all(frame[41, 6:9] == s5i5_levels.CAP)
 

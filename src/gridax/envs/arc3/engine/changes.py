@@ -124,17 +124,18 @@ def set_pixel(state: Arc3State, slot, row, col, colour, when: Flag = True) -> Ar
 
 def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
     """Sprite ``slot`` given new pixels (a grid of static shape, at most
-    ``Game.pixel_size`` on a side; arcengine's ``set_pixels``): its height and width
+    ``Game.pixel_size``; arcengine's ``set_pixels``): its height and width
     become the grid's."""
     height, width = np.shape(pixels)  # static
-    grid = _padded(jnp.asarray(pixels, jnp.int8), state.table.pixels.shape[-1])
+    grid = _padded(jnp.asarray(pixels, jnp.int8), state.table.pixels.shape[-2:])
     return _write(state, slot, when, pixels=grid, height=height, width=width)
 
 
-def _padded(grids, size: int):
-    """Pixel grids (``[..., h, w]``, static shape) padded transparent to ``size`` x
-    ``size``, the table's."""
-    spread = [(0, 0)] * (grids.ndim - 2) + [(0, size - n) for n in grids.shape[-2:]]
+def _padded(grids, shape: tuple[int, ...]):
+    """Pixel grids (``[..., h, w]``, static shape) padded transparent to the table's
+    grid ``shape`` (height, width)."""
+    spread = [(0, 0)] * (grids.ndim - 2)
+    spread += [(0, most - n) for most, n in zip(shape, grids.shape[-2:], strict=True)]
     return jnp.pad(grids, spread, constant_values=TRANSPARENT)
 
 
@@ -155,7 +156,7 @@ def lay_out(state: Arc3State, slots, **columns) -> Arc3State:
         column = getattr(table, name)
         value = jnp.asarray(columns[name], column.dtype)
         if name == "pixels":
-            value = _padded(value, column.shape[-1])
+            value = _padded(value, column.shape[-2:])
         return column.at[slots].set(value, mode="drop")
 
     names = tuple(columns)
@@ -189,11 +190,11 @@ def resize(
     had are kept where the new grid has them, the others are ``fill`` (arcengine's
     ``sprite.pixels = sprite.pixels[:height]``, or rows stacked below)."""
     table = state.table
-    size = table.pixels.shape[-1]
+    most_rows, most_cols = table.pixels.shape[-2:]
     height = jnp.broadcast_to(height, table.height.shape)[:, None, None]
     width = jnp.broadcast_to(width, table.width.shape)[:, None, None]
-    rows = jnp.arange(size, dtype=jnp.int32)[None, :, None]
-    cols = jnp.arange(size, dtype=jnp.int32)[None, None, :]
+    rows = jnp.arange(most_rows, dtype=jnp.int32)[None, :, None]
+    cols = jnp.arange(most_cols, dtype=jnp.int32)[None, None, :]
     had = (rows < table.height[:, None, None]) & (cols < table.width[:, None, None])
     kept = jnp.where(had, table.pixels, jnp.int8(fill))
     pixels = jnp.where((rows < height) & (cols < width), kept, jnp.int8(TRANSPARENT))

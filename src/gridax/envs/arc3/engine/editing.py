@@ -22,15 +22,15 @@ def merge(table: SpriteTable, a, b, max_downscale: int = 1) -> SpriteTable:
     pixels of both as drawn (``a``'s where both have one) over their joint bounding box,
     ``a``'s kind, the higher layer, the union of tags, the blocking and interaction of
     arcengine's rules, and the last place in sprite order; ``b`` is removed. A joint box
-    larger than the table's pixels is cut to them (size ``pixel_size`` for the game's
+    larger than the table's pixels is cut to them (``pixel_size`` for the game's
     largest merge)."""
-    size = table.pixels.shape[-1]
+    most_rows, most_cols = table.pixels.shape[-2:]
     height, width = drawn_size(table)
     left, top = jnp.minimum(table.x[a], table.x[b]), jnp.minimum(table.y[a], table.y[b])
     right = jnp.maximum(table.x[a] + width[a], table.x[b] + width[b])
     bottom = jnp.maximum(table.y[a] + height[a], table.y[b] + height[b])
-    rows = jnp.arange(size, dtype=jnp.int32)[:, None] + top
-    cols = jnp.arange(size, dtype=jnp.int32)[None, :] + left
+    rows = jnp.arange(most_rows, dtype=jnp.int32)[:, None] + top
+    cols = jnp.arange(most_cols, dtype=jnp.int32)[None, :] + left
     own = pixel_at(table, a, rows - table.y[a], cols - table.x[a], max_downscale)
     other = pixel_at(table, b, rows - table.y[b], cols - table.x[b], max_downscale)
     # Interaction (visible, collidable): a removed sprite takes the other's; a half one
@@ -51,8 +51,8 @@ def merge(table: SpriteTable, a, b, max_downscale: int = 1) -> SpriteTable:
     )
     updates = {
         "pixels": jnp.where(own != TRANSPARENT, own, other),
-        "height": jnp.minimum(bottom - top, size),
-        "width": jnp.minimum(right - left, size),
+        "height": jnp.minimum(bottom - top, most_rows),
+        "width": jnp.minimum(right - left, most_cols),
         "x": left,
         "y": top,
         "layer": jnp.maximum(table.layer[a], table.layer[b]),

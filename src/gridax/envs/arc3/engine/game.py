@@ -81,10 +81,11 @@ class Game:
 
     Static sizes (one compilation for every level): ``num_slots`` sprites per level (by
     default as many as the fullest level has; more when the rule adds sprites),
-    sprites of at most ``pixel_size`` squared pixels (by default the largest sprite
-    whose pixels may change: not of ``static_kinds``, or of ``repainted_kinds`` where
-    the game declares them; the others' pixels are held once per level, not per game in
-    play, and may be larger) drawn at most ``reach`` cells wide,
+    sprites of at most ``pixel_size`` squared pixels, or ``(height, width)`` (by default
+    the largest sprite whose pixels may change: not of ``static_kinds``, or of
+    ``repainted_kinds`` where the game declares them; the others' pixels are held once
+    per level, not per game in play, and may be larger) drawn at most ``reach`` cells
+    wide,
     ``max_frames`` frames per action, ``undo_depth`` snapshots for ACTION7 (``UNDO``; 0
     when the game does not offer it), or ``undo_in_rule`` for a game whose rule undoes
     in its own way (sk48: ACTION7 reaches the rule as any other action).
@@ -97,7 +98,7 @@ class Game:
     available_actions: tuple[int, ...] = (1, 2, 3, 4)
     tags: tuple[str, ...] = ()
     num_slots: int = 0  # 0: the most sprites any level declares
-    pixel_size: int = 0  # 0: the largest sprite's whose pixels may change
+    pixel_size: int | tuple[int, int] = 0  # 0: the largest sprite's whose pixels may change
     reach: int = 8
     max_downscale: int = 1
     memory: Mapping[str, Var] | tuple[tuple[str, Var], ...] = ()  # kept as sorted pairs
@@ -241,18 +242,13 @@ class Game:
         """The side of the pixel grids the level bank holds the ``held_kinds``' sprites
         at, or 0 where the state holds every sprite's pixels (no ``repainted_kinds``, and
         every static sprite fits ``pixel_size``)."""
-        largest = max(
-            (
-                max(np.shape(s.pixels))
-                for level in self.levels
-                for s in level.sprites
-                if s.kind in self.held_kinds
-            ),
-            default=0,
-        )
-        if self.repainted_kinds is None and largest <= self.pixel_size:
+        held = [s for level in self.levels for s in level.sprites if s.kind in self.held_kinds]
+        grid = np.broadcast_to(self.pixel_size, 2).tolist()  # (height, width)
+        if self.repainted_kinds is None and all(
+            np.all(np.less_equal(np.shape(s.pixels), grid)) for s in held
+        ):
             return 0
-        return max(largest, self.pixel_size)
+        return max(*(max(np.shape(s.pixels)) for s in held), *grid)
 
     @property
     def view_size(self) -> int:

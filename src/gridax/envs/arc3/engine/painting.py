@@ -36,6 +36,7 @@ from gridax.envs.arc3.engine.sprites import (
     all_pixels_at,
     drawn_size,
     floor_divide,
+    grid_area,
     rows_of,
     source_map,
     sprite_pixel,
@@ -207,12 +208,11 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     in_row = cols < right[which][:, None]
     sprite = jax.tree.map(lambda column: column[:, None], rows_of(sprites, which))
     sprite = eqx.tree_at(lambda s: s.pixels, sprite, table.pixels)
-    size = table.pixels.shape[-1]
     slot = jnp.maximum(moving[which], 0)[:, None]
     local_rows = (row + camera.y)[:, None] - sprite.y
     local_cols = cols + camera.x - sprite.x
     colour = sprite_pixel(
-        sprite, local_rows, local_cols, max_downscale, slot * (size * size), static, slot
+        sprite, local_rows, local_cols, max_downscale, slot * grid_area(table), static, slot
     )
     drawn = (run < ends[-1])[:, None] & in_row & (colour >= 0)
     packed = jnp.where(drawn, keys[which][:, None] | colour.astype(jnp.int32), NOTHING)
@@ -225,10 +225,9 @@ def _mapped_runs(table: SpriteTable, sprites, moving, camera, boxes, which, run,
     stacked into one row, and each run gathers its slot's row once (a gather a number
     a run: the nine largest cost ar25 1.35 ms of 9.5: benchmarks/RESULTS.md); a cell then
     reads its pixel at ``start + along_rows * row + along_cols * column``."""
-    size = table.pixels.shape[-1]
     slot = jnp.maximum(moving, 0)
-    start, along_rows, along_cols = source_map(sprites, size)
-    start = start + slot * (size * size)
+    start, along_rows, along_cols = source_map(sprites, table.pixels.shape[-1])
+    start = start + slot * grid_area(table)
     held = jnp.zeros_like(slot, dtype=bool)
     if static is not None:
         held = jnp.ones_like(held) if static.every else static.slots[slot]

@@ -20,6 +20,7 @@ The semantics are ARC Prize's engine's (`arcengine`, docs/arc3.md):
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -146,31 +147,31 @@ class StaticPixels(eqx.Module):
 def build_table(
     sprites: Sequence[Sprite],
     num_slots: int,
-    pixel_size: int,
+    pixel_size: int | tuple[int, int],
     kinds: Sequence[str],
     tags: Sequence[str] = (),
 ) -> SpriteTable:
-    """The table of ``sprites`` in ``num_slots`` slots of ``pixel_size`` squared pixels;
-    ``kinds`` and ``tags`` list every kind and tag of the game (their index is the id)."""
+    """The table of ``sprites`` in ``num_slots`` slots of ``pixel_size`` squared pixels,
+    or ``(height, width)``; ``kinds`` and ``tags`` list every kind and tag of the game."""
     return SpriteTable(**table_columns(sprites, num_slots, pixel_size, kinds, tags))
 
 
 def table_columns(
     sprites: Sequence[Sprite],
     num_slots: int,
-    pixel_size: int,
+    pixel_size: int | tuple[int, int],
     kinds: Sequence[str],
     tags: Sequence[str] = (),
     held_kinds: Sequence[str] = (),
 ) -> dict[str, np.ndarray]:
     """:func:`build_table`'s columns as NumPy arrays (checking every sprite fits, with
-    named errors), without starting JAX. A sprite of ``held_kinds`` larger than
-    ``pixel_size`` is left transparent (its height and width kept): the level bank holds
+    named errors), without starting JAX. A sprite of ``held_kinds`` that does not fit
+    the grids is left transparent (its height and width kept): the level bank holds
     its pixels (:class:`StaticPixels`)."""
     if len(sprites) > num_slots:
         raise ValueError(f"{len(sprites)} sprites do not fit in {num_slots} slots")
-    n = num_slots
-    pixels = np.full((n, pixel_size, pixel_size), TRANSPARENT, np.int8)
+    n, (most_rows, most_cols) = num_slots, np.broadcast_to(pixel_size, 2).tolist()
+    pixels = np.full((n, most_rows, most_cols), TRANSPARENT, np.int8)
     columns = {name: np.zeros(n, np.int32) for name in ("height", "width", "x", "y", "layer")}
     flag_names = ("mirror_ud", "mirror_lr", "visible", "collidable")
     flags = {name: np.zeros(n, bool) for name in flag_names}
@@ -179,18 +180,18 @@ def table_columns(
     tag_rows = np.zeros((n, len(tags)), bool)
     for i, sprite in enumerate(sprites):
         rows = np.asarray(sprite.pixels, np.int8)
-        elsewhere = sprite.kind in held_kinds and max(rows.shape) > pixel_size
-        if max(rows.shape) > pixel_size and not elsewhere:
+        fits = rows.shape[0] <= most_rows and rows.shape[1] <= most_cols
+        if not fits and sprite.kind not in held_kinds:
             raise ValueError(
                 f"sprite {sprite.kind!r} is {rows.shape[0]}x{rows.shape[1]} pixels; "
-                f"the table holds at most {pixel_size}x{pixel_size}"
+                f"the table holds at most {most_rows}x{most_cols}"
             )
         if sprite.kind not in kinds:
             raise ValueError(f"sprite kind {sprite.kind!r} is not one of the game's {list(kinds)}")
         unknown = set(sprite.tags) - set(tags)
         if unknown:
             raise ValueError(f"sprite {sprite.kind!r}: tags {sorted(unknown)} not in {list(tags)}")
-        if not elsewhere:
+        if fits:  # else held by the level bank
             pixels[i, : rows.shape[0], : rows.shape[1]] = rows
         columns["height"][i], columns["width"][i] = rows.shape
         columns["x"][i], columns["y"][i], columns["layer"][i] = sprite.x, sprite.y, sprite.layer
@@ -199,18 +200,9 @@ def table_columns(
         scale[i], turns[i] = sprite.scale, (sprite.rotation % 360) // 90
         blocking[i], kind[i] = int(sprite.blocking), kinds.index(sprite.kind)
         tag_rows[i] = [tag in sprite.tags for tag in tags]
-    return dict(
-        pixels=pixels,
-        order=np.arange(n, dtype=np.int32),
-        scale=scale,
-        quarter_turns=turns,
-        blocking=blocking,
-        exists=np.arange(n) < len(sprites),
-        kind=kind,
-        tags=tag_rows,
-        **columns,
-        **flags,
-    )
+    exists, order = np.arange(n) < len(sprites), np.arange(n, dtype=np.int32)
+    return dict(pixels=pixels, order=order, scale=scale, quarter_turns=turns, kind=kind,
+                blocking=blocking, exists=exists, tags=tag_rows, **columns, **flags)  # fmt: skip
 
 
 def floor_divide(a, b) -> Int32[Array, "..."]:
@@ -263,7 +255,7 @@ def _source_pixel(sprite: SpriteTable, row, col, read):
 
 def source_map(sprites, size: int) -> tuple[Int32[Array, "..."], ...]:
     """``(start, along_rows, along_cols)`` of sprites (a table's, or one) whose pixels
-    lie in grids of side ``size``: the pixel of its grid (flat, ``row * size + col``)
+    lie in grids ``size`` wide: the pixel of its grid (flat, ``row * size + col``)
     that drawn cell ``(row, col)`` of it (rotated, mirrored, before scaling) reads is
     ``start + along_rows * row + along_cols * col``: :func:`_source_pixel` as one affine
     map per sprite: painting a cell costs two products, not its rotation's selects."""
@@ -295,11 +287,15 @@ def source_map(sprites, size: int) -> tuple[Int32[Array, "..."], ...]:
     return tuple(r * size + c for r, c in zip(source_row, source_col, strict=True))
 
 
+def grid_area(table: SpriteTable) -> int:  # slot i's pixels start at flat pixel i * this
+    return math.prod(table.pixels.shape[-2:])
+
+
 def _grid_read(pixels, base, row, col):
     """Pixel ``(row, col)`` (clipped to the grid) of the grid at flat pixel ``base`` of
-    ``pixels`` (``[..., P, P]``)."""
-    size = pixels.shape[-1]
-    flat = jnp.clip(row, 0, size - 1) * size + jnp.clip(col, 0, size - 1)
+    ``pixels`` (``[..., H, W]``)."""
+    height, width = pixels.shape[-2:]
+    flat = jnp.clip(row, 0, height - 1) * width + jnp.clip(col, 0, width - 1)
     return pixels.reshape(-1)[base + flat]
 
 
@@ -321,8 +317,7 @@ def _reader(pixels, base, static: StaticPixels | None, slot):
 def grid_pixel(table: SpriteTable, slot, row, col, static: StaticPixels | None = None):
     """Pixel ``(row, col)`` of sprite ``slot``'s own grid, not rotated or scaled
     (clipped to the grid), from ``static`` where it holds the slot's pixels."""
-    size = table.pixels.shape[-1]
-    return _reader(table.pixels, slot * size * size, static, slot)(row, col)
+    return _reader(table.pixels, slot * grid_area(table), static, slot)(row, col)
 
 
 def drawn_cell(sprite: SpriteTable, row, col):
@@ -345,9 +340,9 @@ def drawn_cell(sprite: SpriteTable, row, col):
 def world_cells(table: SpriteTable) -> tuple[Int32[Array, "N P P"], Int32[Array, "N P P"]]:
     """``(x, y)``: the world cell each source pixel ``[slot, row, col]`` of every sprite
     of ``table`` is drawn at (:func:`drawn_cell` from the sprite's position)."""
-    size = table.pixels.shape[-1]
-    rows = jnp.arange(size, dtype=jnp.int32)[:, None]
-    cols = jnp.arange(size, dtype=jnp.int32)[None, :]
+    height, width = table.pixels.shape[-2:]
+    rows = jnp.arange(height, dtype=jnp.int32)[:, None]
+    cols = jnp.arange(width, dtype=jnp.int32)[None, :]
     drawn_row, drawn_col = jax.vmap(lambda sprite: drawn_cell(sprite, rows, cols))(table)
     return drawn_col + table.x[:, None, None], drawn_row + table.y[:, None, None]
 

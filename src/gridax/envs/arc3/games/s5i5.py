@@ -36,6 +36,7 @@ whether it has a base (``capped``) and whether it is not a wall (``solid``).
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import jax
@@ -61,13 +62,15 @@ from gridax.envs.arc3.games.s5i5_levels import (
     WALL_AREAS,
     WINDOW,
     WINDOW_FROM,
+    turns_of,
 )
 from gridax.envs.arc3.rules import Game, Var
 
-# The widest wall is 70 cells. An arm may grow past any bound (some levels leave room
-# to): the table holds the part of it inside SEEN_FROM..SEEN_TO, the memory its whole.
-# The screen is cells 0-63: an arm wholly outside it is drawn as one block in the
-# margin, unseen.
+# An arm may grow past any bound (some levels leave room to): the table holds the part
+# of it inside SEEN_FROM..SEEN_TO, the memory its whole. The screen is cells 0-63: an arm
+# wholly outside it is drawn as one block in the margin, unseen. The table holds an arm
+# lengthwise, BREADTH rows of up to PIXELS, turned to its way (s5i5_levels.strip): a
+# 72x72 grid a slot made s5i5's state 134 KB an env, and every pass over it slow.
 PIXELS = 72
 SEEN_FROM, SEEN_TO = -4, 68
 assert SEEN_TO - SEEN_FROM <= PIXELS
@@ -107,16 +110,26 @@ def _apply(state, g: Geometry):
     """``g`` kept in memory, the sprites placed as it says, and the arms (walls aside)
     drawn anew: the part of them near the screen (:func:`_seen`), in their colour, with
     the base along their way for those that have one (an arm without a base reads as
-    way ``RIGHT``, as the original reads it from its pixels)."""
+    way ``RIGHT``, as the original reads it from its pixels), held lengthwise and
+    turned (``s5i5_levels.turns_of``)."""
     memory = state.memory
     g = g._replace(way=jnp.where(memory["capped"], g.way, RIGHT))
     state = rules.set_memory(state, "geometry", jnp.stack(g))
     arms = rules.tagged(state, ARM) & memory["solid"]
     x, width = _seen(g.x, g.width)
     y, height = _seen(g.y, g.height)
-    # world cells of every pixel of the drawn part
-    cell_y = y[:, None, None] + jnp.arange(PIXELS)[None, :, None]
-    cell_x = x[:, None, None] + jnp.arange(PIXELS)[None, None, :]
+    upright = height > width
+    turns = turns_of(g.way, upright)
+    length = jnp.maximum(height, width)
+    # where pixel (across, along) of the lengthwise grid is drawn, turned (the engine's
+    # quarter turns are clockwise and keep the top-left corner), then its world cell
+    across = jnp.arange(BREADTH)[None, :, None]
+    along = jnp.arange(PIXELS)[None, None, :]
+    last = length[:, None, None] - 1
+    by_turns = [turns[:, None, None] == q for q in range(3)]
+    drawn_row = jnp.select(by_turns, [across, along, BREADTH - 1 - across], last - along)
+    drawn_col = jnp.select(by_turns, [along, BREADTH - 1 - across, last - along], across)
+    cell_y, cell_x = y[:, None, None] + drawn_row, x[:, None, None] + drawn_col
     top, left = g.y[:, None, None], g.x[:, None, None]
     bottom = top + g.height[:, None, None] - 1
     right = left + g.width[:, None, None] - 1
@@ -131,7 +144,8 @@ def _apply(state, g: Geometry):
     inside = (cell_y >= top) & (cell_y <= bottom) & (cell_x >= left) & (cell_x <= right)
     colour = memory["colour"][:, None, None].astype(jnp.int8)
     pixels = jnp.where(memory["capped"][:, None, None] & base, jnp.int8(CAP), colour)
-    state = rules.resize(state, arms, height, width)
+    state = rules.resize(state, arms, BREADTH, length)
+    state = rules.set_rotation(state, arms, 90 * turns)
     state = rules.repaint(state, arms, jnp.where(inside, pixels, jnp.int8(rules.TRANSPARENT)))
     return rules.place(state, SLOTS >= 0, jnp.where(arms, x, g.x), jnp.where(arms, y, g.y))
 
@@ -177,14 +191,13 @@ def _turned(g: Geometry, arm, times, carried) -> Geometry:
     return g
 
 
-def _turn_all(state, g: Geometry, button) -> Geometry:
+def _turn_all(state, g: Geometry, button, game: Game) -> Geometry:
     """A turn button clicked: every arm of its colour (its middle pixel) turned, in the
     level's order; one whose way is opposite its first parent's, less a quarter, twice."""
-    table, memory = state.table, state.memory
-    middle = table.height[button] // 2
-    turning = rules.tagged(state, ARM) & (
-        memory["colour"] == table.pixels[button, middle, middle].astype(jnp.int32)
-    )
+    middle = state.table.height[button] // 2
+    shown = rules.source_pixel(state, button, middle, middle, game).astype(jnp.int32)
+    memory = state.memory
+    turning = rules.tagged(state, ARM) & (memory["colour"] == shown)
 
     def one(arm, g):
         parent = memory["parent"][arm]
@@ -195,7 +208,7 @@ def _turn_all(state, g: Geometry, button) -> Geometry:
     return jax.lax.fori_loop(0, NUM_SLOTS, one, g)
 
 
-def _press(state, rotator, resizer, x, y):
+def _press(state, rotator, resizer, x, y, game: Game):
     """A button clicked: its arms changed, and put back on the next frame if two
     overlap."""
     g = _geometry(state)
@@ -206,7 +219,7 @@ def _press(state, rotator, resizer, x, y):
     offset = jnp.where(across, x - table.x[resizer], y - table.y[resizer])
     drives = state.memory["drives"][resizer]
     resized = _resized(g, drives, state.memory["ways"], offset > half, offset < half)
-    turned = _turn_all(state, g, rotator)
+    turned = _turn_all(state, g, rotator, game)
     g = _choose(rotator >= 0, turned, resized)
     state = _apply(state, g)
     return rules.set_memory(state, "reverting", _overlapping(state))
@@ -253,7 +266,8 @@ def _click(state, action, game: Game, acting):
     rotator = rules.sprite_at(state, x, y, game, tag=ROTATOR)
     resizer = jnp.where(rotator >= 0, -1, rules.sprite_at(state, x, y, game, tag=RESIZER))
     pressed = clicking & on_view & ((rotator >= 0) | (resizer >= 0))
-    return rules.rarely(pressed, _press, state, rotator, resizer, x, y)
+    press = functools.partial(_press, game=game)  # the game is static: no batched value
+    return rules.rarely(pressed, press, state, rotator, resizer, x, y)
 
 
 def _all_covered(state):
@@ -353,7 +367,7 @@ GAME = Game(
     rule=rule,
     animate=animate,
     num_slots=NUM_SLOTS,
-    pixel_size=PIXELS,
+    pixel_size=(BREADTH, PIXELS),
     reach=PIXELS,
     memory={
         "moves": Var(value=1),  # the level's StepCounter (1: never a zero divisor)

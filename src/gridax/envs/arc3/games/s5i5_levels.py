@@ -73,6 +73,25 @@ def way_of(pixels: np.ndarray) -> int:
     return DOWN if pixels[0, 1] == CAP else RIGHT
 
 
+def turns_of(way, upright):
+    """The clockwise quarter turns from an arm held lengthwise (``BREADTH`` rows, its base
+    at the far end) to the arm as drawn, upright or across (NumPy or JAX arrays)."""
+    flipped = (upright & (way == DOWN)) | (~upright & (way == LEFT))
+    return upright.astype(np.int32) + 2 * flipped.astype(np.int32)
+
+
+def lengthwise(sprite):
+    """A solid arm as the table holds it: lengthwise, turned to its way (``turns_of``);
+    any other sprite as it is."""
+    pixels = _pixels(sprite)
+    if "agujdcrunq" not in sprite.tags or _is_wall(sprite):
+        return sprite
+    upright = np.bool_(pixels.shape[0] > pixels.shape[1])
+    turns = int(turns_of(way_of(pixels), upright))
+    held = np.rot90(pixels, turns)  # undoes ``turns`` clockwise quarters
+    return dataclasses.replace(sprite, pixels=tuple(map(tuple, held.tolist())), rotation=90 * turns)
+
+
 def _is_wall(sprite) -> bool:
     return "agujdcrunq" in sprite.tags and bool(np.any(_pixels(sprite) == -1))
 
@@ -187,7 +206,7 @@ def level_of(number: int) -> Level:
         "drives": tuple(map(tuple, drives.tolist())),
     }
     # The original's camera draws the sprites in the level's order, whatever their layers.
-    flat = tuple(dataclasses.replace(s, layer=0) for s in sprites)
+    flat = tuple(dataclasses.replace(lengthwise(s), layer=0) for s in sprites)
     return Level(flat, grid_size=level.grid_size, memory=memory, name=level.name)
 
 
