@@ -41,7 +41,9 @@ class LevelBank(eqx.Module):
     every_held: bool = eqx.field(static=True, default=False)
 
 
-def _stacked_columns(game: Game, pixel_size: int, held_kinds=()) -> dict[str, np.ndarray]:
+def _stacked_columns(
+    game: Game, pixel_size: int | tuple[int, int], held_kinds=()
+) -> dict[str, np.ndarray]:
     columns = [
         table_columns(level.sprites, game.num_slots, pixel_size, game.kinds, game.tags, held_kinds)
         for level in game.levels
