@@ -264,18 +264,25 @@ def test_interaction_modes_by_visibility_and_collidability():
     assert int(drawing.draw_frame(removed, BUILDING)[0, 0]) == 9
 
 
-def test_screen_cells_name_the_world_cell_under_every_pixel():
+def test_cells_on_screen_draw_view_cells_as_the_frame_does():
     """An 8x8 view at 8 pixels a cell; a 5x4 one at 12 pixels a cell, letterboxed by 2
-    pixels across and 8 down."""
+    pixels across and 8 down: each screen pixel shows its view cell's value (0 on the
+    letterbox) and knows whether it lies on the edge of its cell's square."""
+    cells = jnp.arange(64, dtype=jnp.int8).reshape(8, 8)
+    sizes = ((5, 4), (8, 8))
+    shown, on_edge = (
+        np.asarray(a) for a in cam.cells_on_screen(cells, cam.Camera(0, 0, 8, 8, 5, 5), sizes)
+    )
+    assert shown[10, 17] == 1 * 8 + 2 and not on_edge[10, 17] and on_edge[8, 17] and on_edge[15, 17]
+    shown, on_edge = (
+        np.asarray(a) for a in cam.cells_on_screen(cells, cam.Camera(1, 0, 5, 4, 5, 5), sizes)
+    )
+    assert shown[7, 30] == shown[30, 1] == 0  # the letterbox
+    assert shown[8, 2] == 0 and shown[55, 61] == 3 * 8 + 4  # view cells (0, 0) and (4, 3)
+    assert on_edge[8, 30] and on_edge[55, 61] and not on_edge[54, 60]
     state, _ = env.reset(BUILDING)
-    x, y, column, row, on_view = (np.asarray(a) for a in rules.screen_cells(state))
-    assert (x[10, 17], y[10, 17], column[10, 17], row[10, 17]) == (2, 1, 1, 2)
-    assert on_view.all()
-    small = cam.Camera(1, 0, 5, 4, 5, 0)
-    x, y, column, row, on_view = (np.asarray(a) for a in cam.screen_cells(small))
-    assert not on_view[7, 30] and not on_view[30, 1] and on_view[8, 2]
-    assert (x[8, 2], y[8, 2]) == (1, 0) and (x[55, 61], y[55, 61]) == (5, 3)
-    assert (column[55, 61], row[55, 61]) == (11, 11)
+    drawn, _ = rules.cells_on_screen(state, BUILDING, cells)
+    np.testing.assert_array_equal(drawn, np.repeat(np.repeat(cells, 8, 0), 8, 1))
 
 
 def test_put_last_moves_sprites_to_the_end_of_the_order_in_rank_order():

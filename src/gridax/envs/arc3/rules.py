@@ -93,6 +93,7 @@ __all__ = [
     "arrow_step",
     "box_runs",
     "bring_back",
+    "cells_on_screen",
     "clicked_cell",
     "collisions",
     "complete",
@@ -124,7 +125,6 @@ __all__ = [
     "put_last",
     "rarely",
     "recolour",
-    "screen_cells",
     "remove",
     "repaint",
     "resize",
@@ -222,11 +222,11 @@ def clicked_cell(state: Arc3State, action: Action):
     return cam.screen_to_world(state.camera, action.x, action.y)
 
 
-def screen_cells(state: Arc3State):
-    """``(x, y, column, row, on_view)``, each ``[64, 64]``: the world cell under every
-    screen pixel, the pixel's place inside that cell's square (0 to scale - 1) and
-    whether it is on the view, for a UI that draws over world cells."""
-    return cam.screen_cells(state.camera)
+def cells_on_screen(state: Arc3State, game: Game, cells):
+    """``(shown, on_edge)``, each ``[64, 64]``: ``cells`` (``[view, view]`` int8 from the
+    camera's corner) at every screen pixel (0 on the letterbox), and the pixels on the
+    edge of their cell's square, for a UI that draws over cells (:func:`cam.cells_on_screen`)."""
+    return cam.cells_on_screen(cells, state.camera, game.view_sizes)
 
 
 # --- the game's memory ----------------------------------------------------------------

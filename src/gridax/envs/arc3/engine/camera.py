@@ -88,14 +88,52 @@ def upscale(
     size = seen.shape[-1]
     tables = [_sources(width, height, size) for width, height in sizes]
     columns, rows = (jnp.asarray(np.stack(t), jnp.int32) for t in zip(*tables, strict=True))
-    which = jnp.zeros((), jnp.int32)
-    for k, (width, height) in enumerate(sizes[1:], start=1):
-        which = jnp.where((camera.width == width) & (camera.height == height), k, which)
+    which = _size_index(camera, sizes)
     letterbox = camera.letterbox.astype(jnp.int8)
     with_edge = jnp.concatenate([seen, jnp.broadcast_to(letterbox, (size, 1))], axis=1)
     by_column = jnp.take(with_edge, columns[which], axis=1)
     with_edge = jnp.concatenate([by_column, jnp.broadcast_to(letterbox, (1, SCREEN))])
     return jnp.take(with_edge, rows[which], axis=0).astype(jnp.int8)
+
+
+def _size_index(camera: Camera, sizes: tuple[tuple[int, int], ...]) -> jax.Array:
+    """The index in ``sizes`` (static ``(width, height)`` pairs) of the camera's size."""
+    which = jnp.zeros((), jnp.int32)
+    for k, (width, height) in enumerate(sizes[1:], start=1):
+        which = jnp.where((camera.width == width) & (camera.height == height), k, which)
+    return which
+
+
+def cells_on_screen(cells, camera: Camera, sizes: tuple[tuple[int, int], ...]):
+    """``(shown, on_edge)``, each ``[64, 64]``: the value of ``cells`` (``[size, size]``,
+    one per view cell) at the view cell every screen pixel shows (0 on the letterbox),
+    and whether the pixel lies on the edge of that cell's square. For a UI that draws
+    over view cells: one gather by an index table the camera's size picks, not each
+    pixel's cell worked out from the camera (m0r0's outlines and hatching took 40 of its
+    57 ms at 1,024 envs that way; by the frame's two gathers, which XLA fused into the
+    UI's pass, 16: benchmarks/RESULTS.md)."""
+    size = cells.shape[-1]
+    tables = [_cell_table(width, height, size) for width, height in sizes]
+    which = _size_index(camera, sizes)
+    index, edges = (jnp.asarray(np.stack(t))[which] for t in zip(*tables, strict=True))
+    flat = jnp.concatenate([cells.reshape(-1), jnp.zeros(1, cells.dtype)])  # last: letterbox
+    return flat[index], edges
+
+
+def _cell_table(width: int, height: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(index, on_edge)``, each ``[64, 64]``, for a view of ``width`` x ``height``
+    cells (static) drawn from a grid of ``size`` x ``size``: the flat grid cell each
+    screen pixel shows (``size * size`` on the letterbox), and the pixels on the edge
+    of their cell's square."""
+    columns, rows = _sources(width, height, size)
+    on_view = (rows[:, None] < size) & (columns[None, :] < size)
+    index = np.where(on_view, rows[:, None] * size + columns[None, :], size * size)
+    scale = min(SCREEN // width, SCREEN // height)
+    pixels = np.arange(SCREEN)
+    left, top = (SCREEN - width * scale) // 2, (SCREEN - height * scale) // 2
+    column, row = (pixels - left) % scale, (pixels - top) % scale
+    edges = np.isin(row, (0, scale - 1))[:, None] | np.isin(column, (0, scale - 1))[None, :]
+    return index, edges
 
 
 def _upscaled(seen, width: int, height: int, letterbox) -> Int8[Array, "64 64"]:
@@ -136,19 +174,6 @@ def screen_to_world(camera: Camera, screen_x, screen_y):
     cell_x, cell_y = dx // scale, dy // scale
     on_view = (dx >= 0) & (dy >= 0) & (cell_x < camera.width) & (cell_y < camera.height)
     return cell_x + camera.x, cell_y + camera.y, on_view
-
-
-def screen_cells(camera: Camera):
-    """``(x, y, column, row, on_view)``, each ``[64, 64]``: the world cell under every
-    screen pixel, where the pixel lies inside that cell's ``scale`` x ``scale`` square
-    (0 at its top-left), and whether it is on the view (not the letterbox). For UIs that
-    draw over world cells, as arcengine games do from ``grid * scale + offset``."""
-    scale, x_offset, y_offset = scale_and_offset(camera)
-    pixels = jnp.arange(SCREEN, dtype=jnp.int32)
-    dy, dx = (pixels - y_offset)[:, None], (pixels - x_offset)[None, :]
-    dy, dx = jnp.broadcast_to(dy, (SCREEN, SCREEN)), jnp.broadcast_to(dx, (SCREEN, SCREEN))
-    on_view = (dx >= 0) & (dy >= 0) & (dx < camera.width * scale) & (dy < camera.height * scale)
-    return dx // scale + camera.x, dy // scale + camera.y, dx % scale, dy % scale, on_view
 
 
 def _span(start: int, length: int) -> slice:

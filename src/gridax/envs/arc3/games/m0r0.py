@@ -296,21 +296,17 @@ def ui(state, frame, game: Game):
     quarters = jnp.sum(active) == len(TWINS)
     first = jnp.where(quarters, (rows < 32) == (cols < 32), cols < 32)
     frame = jnp.where(frame == 0, jnp.where(first, left, right), frame)
-    x, y, column, row, on_view = rules.screen_cells(state)
     size = game.view_size
-    cell_x = jnp.clip(x - state.camera.x, 0, size - 1)
-    cell_y = jnp.clip(y - state.camera.y, 0, size - 1)
-    edge = jnp.minimum(SCREEN // state.camera.width, SCREEN // state.camera.height) - 1
-    border = (column == 0) | (row == 0) | (column == edge) | (row == edge)
-    stones = rules.of_kind(state, STONE) & table.visible
-    outlined = on_view & border & cells_marked(state, stones, size)[cell_y, cell_x]
-    frame = jnp.where(outlined, LIGHT, frame)
+    stones = cells_marked(state, rules.of_kind(state, STONE) & table.visible, size)
     covered = table.exists & table.collidable & table.tags[:, COVERS]
     open_hazards = cells_marked(state, rules.of_kind(state, HAZARD), size) & ~cells_marked(
         state, covered, size
     )
-    checkered = on_view & open_hazards[cell_y, cell_x] & ((rows + cols) % 2 == 1)
-    frame = jnp.where(checkered, LIGHT, frame)
+    marks = stones.astype(jnp.int8) | (open_hazards.astype(jnp.int8) << 1)
+    shown, on_edge = rules.cells_on_screen(state, game, marks)
+    outlined = on_edge & (shown & 1 != 0)  # a stone's cell: its square's edge
+    checkered = (shown & 2 != 0) & ((rows + cols) % 2 == 1)  # an open hazard's: hatched
+    frame = jnp.where(outlined | checkered, LIGHT, frame)
     filled = jnp.asarray(BAR)[jnp.clip(MOVES - state.action_count, 0, MOVES)]
     frame = frame.at[0].set(jnp.where(cols[0] < filled, LIGHT, 0))
     frame = frame.at[SCREEN - 1].set(jnp.where(SCREEN - 1 - cols[0] < filled, LIGHT, 0))
