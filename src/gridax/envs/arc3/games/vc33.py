@@ -59,7 +59,15 @@ import jax
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.games.vc33_levels import MARK_SIZE, NUM_SLOTS, OFFICIAL, QUEUE, TAGS, level_of
+from gridax.envs.arc3.games.vc33_levels import (
+    MARK_SIZE,
+    MAX_MARKS,
+    NUM_SLOTS,
+    OFFICIAL,
+    QUEUE,
+    TAGS,
+    level_of,
+)
 from gridax.envs.arc3.rules import CLICK, SCREEN, Game, Var
 
 TANK, PIPE, PUMP, VALVE, FLOAT, MARK, BRACKET, STOP = (
@@ -161,10 +169,15 @@ def on_set_level(state, game: Game):
     paired = rules.tagged(state, PUMP) & (in_lane | inside)
     pairs = jnp.where(paired[:, None], jnp.stack([giving, taking], axis=1), -1)
     state = rules.set_memory(state, "pump_tanks", pairs)
-    slots = jnp.arange(game.num_slots)
-    touching = jax.vmap(lambda slot: rules.collisions(state, slot, game, size=MARK_SIZE))(slots)
+    # Only the marks' collisions (every slot's took vc33's level starts 13 of 53 ms).
+    none = game.num_slots  # past the table: dropped
+    (marks,) = jnp.nonzero(rules.tagged(state, MARK), size=MAX_MARKS, fill_value=none)
+    touching = jax.vmap(
+        lambda mark: rules.collisions(state, jnp.minimum(mark, none - 1), game, size=MARK_SIZE)
+    )(marks)
     pipes = jax.vmap(lambda row: first(row & rules.tagged(state, PIPE)))(touching)
-    return rules.set_memory(state, "mark_pipe", jnp.where(rules.tagged(state, MARK), pipes, -1))
+    mark_pipe = jnp.full(none, -1, jnp.int32).at[marks].set(pipes, mode="drop")
+    return rules.set_memory(state, "mark_pipe", mark_pipe)
 
 
 # --- pumps ----------------------------------------------------------------------------

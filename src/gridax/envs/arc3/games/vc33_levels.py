@@ -57,3 +57,4 @@ NUM_SLOTS = max(len(lv.sprites) + n["zHk"] for lv, n in zip(OFFICIAL.levels, COU
 QUEUE = 2 + max(n["HQB"] for n in COUNTS)  # the valve out, every float, the valve back
 MARKS = [s for lv in OFFICIAL.levels for s in lv.sprites if "fZK" in s.tags]
 MARK_SIZE = max(max(s.drawn_shape) for s in MARKS)  # bounds the collision test
+MAX_MARKS = max(n["fZK"] for n in COUNTS)
