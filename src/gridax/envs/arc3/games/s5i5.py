@@ -69,7 +69,7 @@ from gridax.envs.arc3.rules import Game, Var
 # An arm may grow past any bound (some levels leave room to): the table holds the part
 # of it inside SEEN_FROM..SEEN_TO, the memory its whole. The screen is cells 0-63: an arm
 # wholly outside it is drawn as one block in the margin, unseen. The table holds an arm
-# lengthwise, BREADTH rows of up to PIXELS, turned to its way (s5i5_levels.strip): a
+# lengthwise, BREADTH rows of up to PIXELS, turned to its way (s5i5_levels.lengthwise): a
 # 72x72 grid a slot made s5i5's state 134 KB an env, and every pass over it slow.
 PIXELS = 72
 SEEN_FROM, SEEN_TO = -4, 68
