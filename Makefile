@@ -28,8 +28,9 @@ test: $(INSTALLED)
 	XLA_FLAGS="$(TEST_XLA_FLAGS)" GRIDAX_BENCH_SIZES=64 $(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The longest training smoke runs (pytest marker ci_only: the continual protocol,
-# behaviour cloning, PLR against DR, MaskablePPO on a real game), which make test skips
-# to stay under 25 minutes on 2 cores; CI runs them after it.
+# behaviour cloning, PLR against DR, MaskablePPO on a real game) and the GPU script's
+# run at tiny sizes on the CPU, which make test skips to stay under 25 minutes on 2
+# cores; CI runs them after it.
 ci-extra: $(INSTALLED)
 	XLA_FLAGS="$(TEST_XLA_FLAGS)" GRIDAX_CI_ONLY=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) -m ci_only
 

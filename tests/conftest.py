@@ -27,8 +27,9 @@ def pytest_configure(config):
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
 
 
-# The longest training smoke runs (marked ci_only) run where GRIDAX_CI_ONLY is set (make
-# ci-extra, which CI runs after make test): make test stays under 25 minutes on 2 cores.
+# The longest training smoke runs and the GPU script's CPU run (marked ci_only) run where
+# GRIDAX_CI_ONLY is set (make ci-extra, which CI runs after make test): make test stays
+# under 25 minutes on 2 cores.
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("GRIDAX_CI_ONLY"):
         return

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "device.sh"
 
 
+@pytest.mark.ci_only  # 47-72 s of one worker: make ci-extra runs it (CI)
 def test_the_device_script_runs_on_the_cpu_at_tiny_sizes(tmp_path):
     environment = {
         **os.environ,
