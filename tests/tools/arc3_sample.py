@@ -5,10 +5,10 @@ port's checks compile several: ``make test`` runs those checks on every invented
 and on two ports (tr87, tu93: level loads, animations of up to 58 frames, a camera of
 five sizes; cd82 and cn04 too until session 33, when ``make test`` took 26-27 minutes on
 a slow day of this machine), and ``make arc3-parity`` (CI) sets
-``GRIDAX_ARC3_ALL_GAMES=1`` to run them on every game. The frame-exact replay of every port's recorded trace runs on
-every game in both; ``make test`` replays a sample of each trace's episodes
-(:func:`sampled_episodes`: every level's first 30 random actions, the scripted episodes
-and the winning run), ``make arc3-parity`` all of them.
+``GRIDAX_ARC3_ALL_GAMES=1`` to run them on every game. The frame-exact replay of every
+port's recorded trace runs on every game in both; ``make test`` replays a sample of each
+trace's episodes (:func:`sampled_episodes`: every level's first 30 random actions, the
+scripted episodes and the winning run), ``make arc3-parity`` all of them.
 """
 
 from __future__ import annotations
