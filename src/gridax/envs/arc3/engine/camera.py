@@ -50,12 +50,18 @@ def scale_and_offset(camera: Camera):
     )
 
 
+def _fit(width: int, height: int) -> tuple[int, int, int]:
+    """``(scale, left, top)`` of a view of ``width`` x ``height`` cells (static) in the
+    frame: :func:`scale_and_offset` of a size known when tracing."""
+    scale = min(SCREEN // width, SCREEN // height)
+    return scale, (SCREEN - width * scale) // 2, (SCREEN - height * scale) // 2
+
+
 def _sources(width: int, height: int, edge: int) -> tuple[np.ndarray, np.ndarray]:
     """``(columns, rows)``: the view column and row each screen column and row of a view
     of ``width`` x ``height`` cells (static) shows, scaled up by the largest whole factor
     that fits and centred; ``edge`` where the letterbox shows."""
-    scale = min(SCREEN // width, SCREEN // height)
-    left, top = (SCREEN - width * scale) // 2, (SCREEN - height * scale) // 2
+    scale, left, top = _fit(width, height)
     pixels = np.arange(SCREEN)
     in_cols = (pixels >= left) & (pixels < left + width * scale)
     in_rows = (pixels >= top) & (pixels < top + height * scale)
@@ -130,9 +136,8 @@ def _cell_table(width: int, height: int, size: int) -> tuple[np.ndarray, np.ndar
     columns, rows = _sources(width, height, size)
     on_view = (rows[:, None] < size) & (columns[None, :] < size)
     index = np.where(on_view, rows[:, None] * size + columns[None, :], size * size)
-    scale = min(SCREEN // width, SCREEN // height)
+    scale, left, top = _fit(width, height)
     pixels = np.arange(SCREEN)
-    left, top = (SCREEN - width * scale) // 2, (SCREEN - height * scale) // 2
     column, row = (pixels - left) % scale, (pixels - top) % scale
     edges = np.isin(row, (0, scale - 1))[:, None] | np.isin(column, (0, scale - 1))[None, :]
     return index, edges
@@ -141,8 +146,7 @@ def _cell_table(width: int, height: int, size: int) -> tuple[np.ndarray, np.ndar
 def _upscaled(seen, width: int, height: int, letterbox) -> Int8[Array, "64 64"]:
     """The frame of a view of ``width`` x ``height`` cells (static): each cell repeated
     into a square of the scale, centred, letterboxed."""
-    scale = min(SCREEN // width, SCREEN // height)
-    top, left = (SCREEN - height * scale) // 2, (SCREEN - width * scale) // 2
+    scale, left, top = _fit(width, height)
     block = jnp.repeat(jnp.repeat(seen[:height, :width], scale, axis=0), scale, axis=1)
     rows, cols = SCREEN - height * scale - top, SCREEN - width * scale - left
     inside = np.zeros((SCREEN, SCREEN), bool)

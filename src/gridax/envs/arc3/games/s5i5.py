@@ -118,18 +118,11 @@ def _apply(state, g: Geometry):
     arms = rules.tagged(state, ARM) & memory["solid"]
     x, width = _seen(g.x, g.width)
     y, height = _seen(g.y, g.height)
-    upright = height > width
-    turns = turns_of(g.way, upright)
-    length = jnp.maximum(height, width)
-    # where pixel (across, along) of the lengthwise grid is drawn, turned (the engine's
-    # quarter turns are clockwise and keep the top-left corner), then its world cell
-    across = jnp.arange(BREADTH)[None, :, None]
-    along = jnp.arange(PIXELS)[None, None, :]
-    last = length[:, None, None] - 1
-    by_turns = [turns[:, None, None] == q for q in range(3)]
-    drawn_row = jnp.select(by_turns, [across, along, BREADTH - 1 - across], last - along)
-    drawn_col = jnp.select(by_turns, [along, BREADTH - 1 - across, last - along], across)
-    cell_y, cell_x = y[:, None, None] + drawn_row, x[:, None, None] + drawn_col
+    turns = turns_of(g.way, height > width)
+    state = rules.resize(state, arms, BREADTH, jnp.maximum(height, width))
+    state = rules.set_rotation(state, arms, 90 * turns)
+    state = rules.place(state, SLOTS >= 0, jnp.where(arms, x, g.x), jnp.where(arms, y, g.y))
+    cell_x, cell_y = rules.pixel_cells(state)  # where each pixel of the grids is drawn
     top, left = g.y[:, None, None], g.x[:, None, None]
     bottom = top + g.height[:, None, None] - 1
     right = left + g.width[:, None, None] - 1
@@ -144,10 +137,7 @@ def _apply(state, g: Geometry):
     inside = (cell_y >= top) & (cell_y <= bottom) & (cell_x >= left) & (cell_x <= right)
     colour = memory["colour"][:, None, None].astype(jnp.int8)
     pixels = jnp.where(memory["capped"][:, None, None] & base, jnp.int8(CAP), colour)
-    state = rules.resize(state, arms, BREADTH, length)
-    state = rules.set_rotation(state, arms, 90 * turns)
-    state = rules.repaint(state, arms, jnp.where(inside, pixels, jnp.int8(rules.TRANSPARENT)))
-    return rules.place(state, SLOTS >= 0, jnp.where(arms, x, g.x), jnp.where(arms, y, g.y))
+    return rules.repaint(state, arms, jnp.where(inside, pixels, jnp.int8(rules.TRANSPARENT)))
 
 
 # --- buttons --------------------------------------------------------------------------
