@@ -73,8 +73,9 @@ def replay(game, episodes: list, where: str, start_levels=None, last=True) -> No
 
 PORTED = sorted(module.GAME.name for module in games.PORTED)
 # The agents' path (frames="last": alone in the replays, and batched) is held on a sample
-# of games in make test, on every game in make arc3-parity (tests/tools/arc3_sample.py).
-LAST_SAMPLE = [name for name in sorted(GAMES) if sampled(name)]
+# of games in make test, on every game in make arc3-parity (tests/tools/arc3_sample.py),
+# and always on a game whose animations end in one call there (Game.finish).
+LAST_SAMPLE = [name for name in sorted(GAMES) if sampled(name) or GAMES[name].finish]
 
 
 @pytest.mark.parametrize("name", INVENTED)

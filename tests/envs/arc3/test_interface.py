@@ -275,6 +275,31 @@ def test_pixel_grids_may_be_long_and_thin_for_sprites_held_lengthwise():
         game_of(upright, (2, 4))
 
 
+def test_an_animation_a_game_finishes_in_one_call_ends_as_its_frames_do():
+    """``Game.finish`` (ft09's flash after a click off its tiles: five frames): with
+    ``frames="last"`` the engine calls it instead of the animation's later frames, and
+    the state, the last frame and the frames counted are those of the frames one by one;
+    every frame drawn (``frames="all"``) never calls it."""
+    ft09 = GAMES["ft09"]
+    calls = []
+
+    def finish(state, action, game):
+        calls.append(frames)
+        return ft09.finish(state, action, game)
+
+    counted = dataclasses.replace(ft09, finish=finish)
+    one_by_one = dataclasses.replace(ft09, finish=None)
+    click = arc3.Action(arc3.CLICK, 0, 0)
+    for frames in ("all", "last"):
+        results = [arc3.step(arc3.reset(g)[0], click, g, frames) for g in (counted, one_by_one)]
+        (state, drawn, info), (expected, expected_drawn, expected_info) = results
+        assert int(info["frame_count"]) == int(expected_info["frame_count"]) == 5
+        np.testing.assert_array_equal(drawn, expected_drawn)
+        for a, b in zip(jax.tree.leaves(state), jax.tree.leaves(expected), strict=True):
+            np.testing.assert_array_equal(a, b)
+    assert calls == ["last"]
+
+
 def test_start_level_starts_where_the_levels_before_it_lead():
     """An episode put on level 2 shows what playing levels 0 and 1 through leads to; a
     RESET before any action restarts the whole game (arcengine's set_level)."""

@@ -177,6 +177,13 @@ def frame_number(state: Arc3State) -> Int32[Array, ""]:
     return state.frame
 
 
+def at_frame(state: Arc3State, frame) -> Arc3State:
+    """``state`` as the rule sees it making frame ``frame`` of its action (a
+    ``Game.finish`` jumps to an animation's last frame with it), or, after the action's
+    last frame, ``frame`` the frames it took."""
+    return eqx.tree_at(lambda s: s.frame, state, jnp.asarray(frame, jnp.int32))
+
+
 def win(state: Arc3State, when: Flag = True) -> Arc3State:
     return eqx.tree_at(lambda s: s.status, state, jnp.where(when, WIN, state.status))
 

@@ -116,6 +116,12 @@ class Game:
     # do only part of what its first does: compiled and run apart, it spares the batch's
     # animation loop (and the compiler) the rest. None: ``rule`` for every frame.
     animate: Callable | None = field(default=None)
+    # finish(state, action, game) -> state: an animation in one call, from the state after
+    # its action's first frame (not complete, no level pending) to the state after its
+    # last (complete or a level pending), ``state.frame`` the frames it took. For a game
+    # whose later frames only show something (a flash): with frames="last" nobody sees
+    # them, and the batch's animation loop is not run for it. None: frame by frame.
+    finish: Callable | None = field(default=None)
     # A reference solution of each level: action ids (clicks as (6, x, y) triples).
     solutions: tuple[tuple, ...] = ()
     # The human baseline of each level ARC Prize scores against (a real game's

@@ -152,8 +152,13 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
     # that does not act keeps its state (push writes only the history's free slot).
     # With frames="last", no frame is drawn but the one shown after the last pass.
     state = _frame_of_action(state, action, game, bank, acts)
-    count = acts.astype(jnp.int32)
     drawn = None
+    if frames == "last" and game.finish is not None:
+        # An animation whose frames are not seen ends in one call (its frames counted).
+        animating = acts & ~state.complete & ~state.pending_level
+        with jax.named_scope("rule"):
+            state = select(animating, game.finish(state, action, game), state)
+    count = jnp.where(acts, state.frame, 0)
     if frames == "all":
         shown = jnp.where(acts, draw_frame(state, game, bank), state.screen)
         drawn = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))

@@ -66,6 +66,7 @@ TILE_TAGS = ("Hkx", "NTi")  # the order a click or a goal looks tiles up in
 POINTER = 6  # a pattern tile's pixels of this colour point at the neighbours it changes
 LATTICE = 4  # cells from one tile to the next
 FLASH_COLOURS = (2, 0)  # the frame's colour on even and odd frames of the flash
+LAST_FLASH = 4  # the flash's last frame (the action's fifth)
 BAR_LEFT, BAR_SPENT = 12, 11  # the moves-left bar: moves left, moves spent
 # The eight directions a goal reads, as (dx, dy) lattice steps.
 AROUND = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0))
@@ -208,7 +209,13 @@ def flash(state):
     frame = rules.frame_number(state)
     colour = jnp.asarray(FLASH_COLOURS)[frame % 2]
     state = rules.recolour(state, rules.tagged(state, FLASHING), None, colour)
-    return rules.complete(state, frame >= 4)
+    return rules.complete(state, frame >= LAST_FLASH)
+
+
+def finish(state, action, game: Game):
+    """A flash in one call, for an agent that sees only its end: its last frame (a
+    recolour each frame: the last one's stays), and the action's frames counted."""
+    return rules.at_frame(flash(rules.at_frame(state, LAST_FLASH)), LAST_FLASH + 1)
 
 
 def rule(state, action, game: Game):
@@ -341,6 +348,7 @@ GAME = Game(
     levels=levels(),
     rule=rule,
     animate=animate,
+    finish=finish,
     num_slots=NUM_SLOTS,
     pixel_size=0,  # the tiles' (static sprites are larger)
     reach=32,
