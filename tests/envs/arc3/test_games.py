@@ -159,8 +159,8 @@ def test_a_batch_steps_as_its_envs_one_by_one(name):
     from gridax.bench.arc3 import draw_actions
 
     game = GAMES[name]
-    states, _ = env.batch_reset(16, game)
-    singles = {i: env.reset(game)[0] for i in range(0, 16, 3)}  # a few envs, alone
+    states, shown = env.batch_reset(16, game)
+    singles = {i: env.reset(game) for i in range(0, 16, 3)}  # a few envs, alone: (state, frame)
     actions = draw_actions(game, 40, 16, seed=3)
     unoffered = np.random.default_rng(3).random(actions.id.shape) < 0.1
     actions = dataclasses.replace(actions, id=np.where(unoffered, -1, actions.id))
@@ -168,16 +168,17 @@ def test_a_batch_steps_as_its_envs_one_by_one(name):
     batch_step = jax.jit(lambda s, a: env.batch_step(s, a, game, "last"))
     for t in range(40):
         step_actions = jax.tree.map(lambda leaf, t=t: leaf[t], actions)
-        shown = states.screen
         states, frames, info = batch_step(states, step_actions)
         at = f"{name}, step {t}"
         for i in singles:
             one = jax.tree.map(lambda leaf, i=i: int(leaf[i]), step_actions)
             if one.id >= 0:  # a concrete action no game offers is an error, alone
-                singles[i], _, _ = env.step(singles[i], one, game, "last")
-            np.testing.assert_array_equal(frames[i], singles[i].screen[None], err_msg=at)
+                single, drawn, _ = env.step(singles[i][0], one, game, "last")
+                singles[i] = (single, drawn[-1])
+            np.testing.assert_array_equal(frames[i], singles[i][1][None], err_msg=at)
         idle = np.asarray(info["frame_count"]) == 0  # made no frame: shows the last again
         np.testing.assert_array_equal(frames[idle, 0], shown[idle], err_msg=at)
+        shown = frames[:, -1]
         assert_static_slots_unchanged(game, states, at)
 
 

@@ -117,7 +117,7 @@ def test_strict_mode_names_the_bad_action():
     lenient = gridax.make("Arc3-Keys-v0")
     same, obs, _, _, info = lenient.step(state, arc3.Action(6, 3, 3))
     assert bool(info["invalid_action"]) and int(info["frame_count"]) == 0
-    np.testing.assert_array_equal(obs, state.game_state.screen)
+    np.testing.assert_array_equal(obs, lenient.observe(state))
 
 
 def test_concrete_bad_actions_are_named_errors_of_the_functional_step():
@@ -197,8 +197,9 @@ def test_solution_frames_start_at_the_level_and_end_on_the_next():
     np.testing.assert_array_equal(frames[0], arc3.reset(game)[1])
     state, _ = arc3.reset(game)
     for move in game.solutions[0]:
-        state, *_ = arc3.step(state, arc3.Action(move), game)
-    np.testing.assert_array_equal(frames[-1], state.screen)
+        state, drawn, _ = arc3.step(state, arc3.Action(move), game)
+    np.testing.assert_array_equal(frames[-1], drawn[-1])
+    np.testing.assert_array_equal(frames[-1], arc3.frame(state, game))  # a frame is its state's
     with pytest.raises(ValueError, match="levels 0-2; got level 3"):
         arc3.pictures.solution_frames(game, 3)
 
@@ -309,7 +310,7 @@ def test_start_level_starts_where_the_levels_before_it_lead():
     assert int(state.game_state.level) == 2 and int(state.game_state.score) == 0
     before = [a for moves in game.solutions[:2] for a in as_triples(moves)]
     reached, *_ = play(gridax.make("Arc3-cn04-v0"), before)
-    np.testing.assert_array_equal(frame, reached.game_state.screen)
+    np.testing.assert_array_equal(frame, arc3.frame(reached.game_state, game))
     state, frame, *_ = env.step(state, arc3.Action(arc3.RESET))
     assert int(state.game_state.level) == 0
 

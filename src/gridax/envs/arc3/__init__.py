@@ -31,7 +31,7 @@ from gridax.envs.arc3.engine.types import (
     Action,
     Arc3State,
 )
-from gridax.envs.arc3.env import batch_reset, batch_step, reset, step
+from gridax.envs.arc3.env import batch_reset, batch_step, frame, reset, step
 from gridax.envs.arc3.interface import (
     Arc3Config,
     Arc3Env,
@@ -73,6 +73,7 @@ __all__ = [
     "build_table",
     "draw_frame",
     "evaluation",
+    "frame",
     "games",
     "make_env",
     "official",

@@ -15,7 +15,6 @@ import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -35,14 +34,14 @@ class _Compiled(NamedTuple):
     step: dict[str, Callable]  # by frames: "all", "last"
     batch_reset: Callable
     batch_step: dict[str, Callable]
+    frame: Callable
 
 
 def reset_one(game: Game, start_level) -> tuple[Arc3State, jax.Array]:
     """One game on ``start_level`` with its first frame drawn (traceable)."""
     bank = bank_of(game)
     state = initial_state(game, bank, start_level)
-    state = eqx.tree_at(lambda s: s.screen, state, draw_frame(state, game, bank))
-    return state, state.screen
+    return state, draw_frame(state, game, bank)
 
 
 def step_one(state: Arc3State, action: Action, game: Game, frames: str = "all"):
@@ -61,6 +60,7 @@ def _compile(game: Game) -> _Compiled:
         step={frames: jax.jit(one) for frames, one in steps.items()},
         batch_reset=jax.jit(batch_reset, static_argnums=0),
         batch_step={frames: jax.jit(jax.vmap(one)) for frames, one in steps.items()},
+        frame=jax.jit(functools.partial(frame_of, game=game)),
     )
 
 
@@ -106,3 +106,19 @@ def batch_step(states: Arc3State, actions: Action, game: Game, frames: str = "al
     check_action(actions, game)
     check_frames(frames)
     return _compiled(game).batch_step[frames](states, actions)
+
+
+def frame_of(state: Arc3State, game: Game) -> jax.Array:
+    """The frame ``state`` shows (``[*batch, 64, 64]``, any leading axes; traceable): the
+    last one its last action made, drawn again (a frame is its state's, and a state does
+    not keep it)."""
+    batch = state.level.shape
+    size = int(np.prod(batch))
+    flat = jax.tree.map(lambda x: x.reshape((size, *x.shape[len(batch) :])), state)
+    frames = jax.vmap(lambda one: draw_frame(one, game))(flat)
+    return frames.reshape(*batch, *frames.shape[1:])
+
+
+def frame(state: Arc3State, game: Game) -> jax.Array:
+    """:func:`frame_of`, compiled once per game."""
+    return _compiled(game).frame(state)

@@ -106,7 +106,7 @@ class Arc3Config:
 class Arc3EnvState(eqx.Module):
     """The game's state, the env's PRNG key (games are deterministic: it only keeps the
     contract), and the actions taken this episode and per level. The observation is the
-    game's last frame shown (``game_state.screen``)."""
+    game's last frame shown, drawn from ``game_state`` (``arc3.frame``)."""
 
     game_state: Arc3State
     key: UInt32[Array, "*b 2"] = eqx.field(converter=as_dtype(jnp.uint32))
@@ -180,7 +180,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
     # that changes nothing and makes no frame.
     was_finished = jnp.logical_or(*episode_end(state, config))
     idle = eqx.tree_at(lambda a: a.id, action, jnp.where(was_finished, NO_ACTION, action.id))
-    new_game, _, info = functional.step(state.game_state, idle, game, frames="last")
+    new_game, drawn, info = functional.step(state.game_state, idle, game, frames="last")
     counted = jnp.where(was_finished, 0, 1)
     # A RESET that restarts the whole game ends the play: its score is kept if the best,
     # and the new play starts with no action charged (not even this RESET).
@@ -212,7 +212,7 @@ def _step(state: Arc3EnvState, action: Action, config: Arc3Config):
             f"action not offered by {game.name!r} (RESET and "
             f"{list(game.available_actions)}) or a click off the 64x64 screen",
         )
-    return new, new_game.screen, reward, terminated | truncated, info
+    return new, drawn[-1], reward, terminated | truncated, info
 
 
 class _Compiled(NamedTuple):
@@ -284,7 +284,7 @@ class Arc3Env(Env):
         return _mutate_level(key, level, self.config)
 
     def observe(self, state):
-        return state.game_state.screen
+        return functional.frame(state.game_state, self.game)
 
     def terminated(self, state):
         return episode_end(state, self.config)[0]
@@ -348,7 +348,7 @@ class Arc3Env(Env):
 
     def invariant_violations(self, states):
         game, levels = states.game_state, len(self.game.levels)
-        screen = states.game_state.screen
+        screen = functional.frame(states.game_state, self.game)
         colours = jnp.all((screen >= 0) & (screen < 16), axis=(-1, -2))
         checks = {
             "level_in_range": (game.level >= 0) & (game.level < levels),
@@ -363,7 +363,7 @@ class Arc3Env(Env):
 
     def render(self, state, *, env: int = 0, cell: int = 8, path=None):
         """The state's last frame as RGB (``cell`` pixels per frame pixel)."""
-        screen = state.game_state.screen
+        screen = functional.frame(state.game_state, self.game)
         frame = screen if screen.ndim == 2 else screen[env]
         image = pictures.picture(frame, cell)
         if path is not None:

@@ -10,7 +10,6 @@ import numpy as np
 from jaxtyping import Array, Bool, Int8, Int32
 
 from gridax.dispatch import per_config
-from gridax.envs.arc3.engine import camera as cam
 from gridax.envs.arc3.engine.camera import Camera
 from gridax.envs.arc3.engine.game import Game
 from gridax.envs.arc3.engine.painting import Backdrop, build_backdrop
@@ -136,7 +135,7 @@ def set_level(state: Arc3State, bank: LevelBank, index, game: Game) -> Arc3State
 
 
 def initial_state(game: Game, bank: LevelBank, start_level=0) -> Arc3State:
-    """The game before its first action (its screen not drawn yet): on its first level, or
+    """The game before its first action: on its first level, or
     on ``start_level`` as arcengine's ``set_level`` puts a new game there (the first
     level's ``on_set_level`` has run, no level counts as completed, and a RESET before
     any action restarts the whole game from the first level)."""
@@ -163,7 +162,6 @@ def initial_state(game: Game, bank: LevelBank, start_level=0) -> Arc3State:
         history=history,
         history_size=zero,
         history_start=zero,
-        screen=jnp.zeros((cam.SCREEN, cam.SCREEN), jnp.int8),
     )
     state = set_level(state, bank, 0, game)
     start_level = jnp.asarray(start_level, jnp.int32)

@@ -159,8 +159,8 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
         with jax.named_scope("rule"):
             state = select(animating, game.finish(state, action, game), state)
     count = jnp.where(acts, state.frame, 0)
-    if frames == "all":
-        shown = jnp.where(acts, draw_frame(state, game, bank), state.screen)
+    if frames == "all":  # (an env that did not act draws the frame it shows again)
+        shown = draw_frame(state, game, bank)
         drawn = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
     if game.max_frames > 1:
         state, drawn, count = cond_rare(
@@ -172,7 +172,6 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
             chunks=True,
         )
     if drawn is None:  # frames="last": the one frame shown, drawn from the final state
-        # (an env that did not act draws the frame it showed: a frame is its state's)
         drawn = draw_frame(state, game, bank)[None]
     return state, drawn, count, full
 
@@ -189,8 +188,7 @@ def perform_action(state: Arc3State, action: Action, game: Game, bank: LevelBank
     check_frames(frames)
     valid = is_valid(action, game)
     acts = valid & ((action.id == RESET) | ~is_over(state))
-    performed, drawn, count, full = _perform(state, action, acts, game, bank, frames)
-    new_state = eqx.tree_at(lambda s: s.screen, performed, drawn[-1])
+    new_state, drawn, count, full = _perform(state, action, acts, game, bank, frames)
     info = {
         "frame_count": count,
         "full_reset": acts & full,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, Bool, Int8, Int32
+from jaxtyping import Array, Bool, Int32
 
 from gridax.envs.arc3.engine.camera import Camera
 from gridax.envs.arc3.engine.sprites import SpriteTable
@@ -52,9 +52,8 @@ class Arc3State(eqx.Module):
     ``undo_depth + 1`` from ``history_start`` (one slot always free; no slot for a game
     without undo).
     ``complete`` and ``pending_level`` are arcengine's action-completion and next-level
-    flags; ``frame`` counts the frames of the action in progress (animations read it);
-    ``screen`` is the last frame shown (what an action that makes none shows again,
-    and the observation).
+    flags; ``frame`` counts the frames of the action in progress (animations read it).
+    The frame a state shows is drawn from it (``draw_frame``): it is not kept.
     """
 
     table: SpriteTable
@@ -70,4 +69,3 @@ class Arc3State(eqx.Module):
     history: Snapshot
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history_start: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
-    screen: Int8[Array, "*b 64 64"] = eqx.field(converter=as_dtype(jnp.int8))  # last shown
