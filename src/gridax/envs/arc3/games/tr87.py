@@ -49,6 +49,7 @@ from gridax.envs.arc3.games.tr87_levels import (
     CURSOR_GAP,
     DATA,
     FAMILIES,
+    FRAME,
     LEVELS,
     LOWER_BAR,
     NUM_RULES,
@@ -301,6 +302,23 @@ MOVING_KINDS = (
     "nxkictbbvztC5 nxkictbbvztC6 nxkictbbvztC7 nxkictbbvztedxeenecwqa qvtymdcqear1"
 )
 
+def _moving_runs() -> int:
+    """The moving sprites' list (``Game.moving_runs``): a quarter more than the levels'
+    moving sprites start with, as the engine's default, but without the rules' frames,
+    reserved slots out of play but while a solution plays (most of the default's list:
+    18 boxes of 9x9). A frame that shows them, the last frames of an action that ends
+    on the next level, is drawn the slow way (exact)."""
+    most = max(
+        sum(
+            rules.box_runs(*s.drawn_shape)
+            for s in level.sprites
+            if s.kind in MOVING_KINDS.split() and s.kind != FRAME and s.visible
+        )
+        for level in LEVELS
+    )
+    return max(16, -(-5 * most // (4 * 16)) * 16)
+
+
 GAME = Game(
     **DATA.game_fields(),
     static_kinds=rules.kinds_but(DATA.kinds, MOVING_KINDS),
@@ -309,6 +327,7 @@ GAME = Game(
     animate=animate,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
+    moving_runs=_moving_runs(),
     reach=rules.SCREEN,
     memory={
         "moves": Var(value=1),  # 1: never a zero divisor
