@@ -171,6 +171,26 @@ def box_runs(height, width):
     return height * (-(-width // RUN))
 
 
+def _boxes_on_view(table: SpriteTable, moving, camera):
+    """The ``moving`` slots' rows of the table, their boxes clipped to the view (``top,
+    left, right``), their runs a row and their runs (0 for a slot not shown)."""
+    sprites = rows_of(table, jnp.maximum(moving, 0))
+    height, width = drawn_size(sprites)
+    left = jnp.clip(sprites.x - camera.x, 0, camera.width)
+    right = jnp.clip(sprites.x + width - camera.x, 0, camera.width)
+    top = jnp.clip(sprites.y - camera.y, 0, camera.height)
+    bottom = jnp.clip(sprites.y + height - camera.y, 0, camera.height)
+    runs_a_row = box_runs(1, right - left)
+    shown = sprites.visible & sprites.exists & (moving >= 0)
+    return sprites, (top, left, right), runs_a_row, jnp.where(shown, runs_a_row * (bottom - top), 0)
+
+
+def runs_needed(table: SpriteTable, moving, camera) -> Int32[Array, ""]:
+    """How many runs the ``moving`` slots' boxes on the view take (what a frame's list
+    must hold for them: ``Game.moving_runs``; tests/tools/moving_runs.py)."""
+    return jnp.sum(_boxes_on_view(table, moving, camera)[3])
+
+
 def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: int, static=None):
     """``(rows, cols, packed, fits)``: a list of ``runs`` (static) runs of :data:`RUN`
     view cells (``[runs, 1]`` rows, ``[runs, RUN]`` columns) holding every cell of the
@@ -180,17 +200,8 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     are found once for its cells (a list of single cells paid that per cell: 1.2-1.3x
     on the ports with the longest lists, benchmarks/RESULTS.md). ``static``: where the
     level bank holds the pixels of moving slots the rule never repaints."""
-    sprites = rows_of(table, jnp.maximum(moving, 0))
-    height, width = drawn_size(sprites)
-    left = jnp.clip(sprites.x - camera.x, 0, camera.width)
-    right = jnp.clip(sprites.x + width - camera.x, 0, camera.width)
-    top = jnp.clip(sprites.y - camera.y, 0, camera.height)
-    bottom = jnp.clip(sprites.y + height - camera.y, 0, camera.height)
-    across = right - left
-    runs_a_row = box_runs(1, across)
+    sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
     keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per run below
-    shown = sprites.visible & sprites.exists & (moving >= 0)
-    slot_runs = jnp.where(shown, runs_a_row * (bottom - top), 0)
     ends = jnp.cumsum(slot_runs)
     run = jnp.arange(runs, dtype=jnp.int32)
     # Each run's slot: how many slots' runs end at or before it (a count of ends, summed).

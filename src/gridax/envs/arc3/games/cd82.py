@@ -335,6 +335,9 @@ GAME = Game(
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=PIXELS,
+    # The moving sprites' list (tests/tools/moving_runs.py): the most seen in play is 72
+    # runs (the default counted sprites out of play at a level's start).
+    moving_runs=96,
     memory={
         "place": Var(),
         "colour": Var(value=FILL),

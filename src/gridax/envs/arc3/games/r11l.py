@@ -388,6 +388,9 @@ GAME = Game(
     rule=rule,
     animate=animate,
     num_slots=lv.NUM_SLOTS,
+    # The moving sprites' list (tests/tools/moving_runs.py): the most seen in play is 65
+    # runs (the default counted sprites out of play at a level's start).
+    moving_runs=96,
     pixel_size=0,  # the moving sprites' (static boards are larger)
     reach=lv.PIXEL_SIZE,
     memory={

@@ -302,6 +302,7 @@ MOVING_KINDS = (
     "nxkictbbvztC5 nxkictbbvztC6 nxkictbbvztC7 nxkictbbvztedxeenecwqa qvtymdcqear1"
 )
 
+
 def _moving_runs() -> int:
     """The moving sprites' list (``Game.moving_runs``): a quarter more than the levels'
     moving sprites start with, as the engine's default, but without the rules' frames,
