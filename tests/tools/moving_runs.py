@@ -50,7 +50,7 @@ def runs_in_play(game: arc3.Game, envs: int, steps: int) -> np.ndarray:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="The moving-sprite list a game needs in play.")
     parser.add_argument("games", nargs="+")
     parser.add_argument("--envs", type=int, default=128)
     parser.add_argument("--steps", type=int, default=60)

@@ -65,6 +65,8 @@ from gridax.envs.arc3.engine.types import (
     WIN,
     Action,
     Arc3State,
+    at_frame,
+    frame_number,
     select,
 )
 from gridax.envs.arc3.tools import official
@@ -91,6 +93,7 @@ __all__ = [
     "add",
     "add_again",
     "arrow_step",
+    "at_frame",
     "box_runs",
     "bring_back",
     "cells_on_screen",
@@ -170,18 +173,6 @@ def complete(state: Arc3State, done: Flag = True) -> Arc3State:
     action whose rule does not complete it runs the rule again on the next frame (an
     animation; ``frame_number`` says which), up to ``Game.max_frames`` frames."""
     return eqx.tree_at(lambda s: s.complete, state, state.complete | done)
-
-
-def frame_number(state: Arc3State) -> Int32[Array, ""]:
-    """Which frame of the action the rule is making: 0 for the first."""
-    return state.frame
-
-
-def at_frame(state: Arc3State, frame) -> Arc3State:
-    """``state`` as the rule sees it making frame ``frame`` of its action (a
-    ``Game.finish`` jumps to an animation's last frame with it), or, after the action's
-    last frame, ``frame`` the frames it took."""
-    return eqx.tree_at(lambda s: s.frame, state, jnp.asarray(frame, jnp.int32))
 
 
 def win(state: Arc3State, when: Flag = True) -> Arc3State:

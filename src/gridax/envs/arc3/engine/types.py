@@ -69,3 +69,15 @@ class Arc3State(eqx.Module):
     history: Snapshot
     history_size: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
     history_start: Int32[Array, "*b"] = eqx.field(converter=as_dtype(jnp.int32))
+
+
+def frame_number(state: Arc3State) -> Int32[Array, ""]:
+    """Which frame of the action the rule is making: 0 for the first."""
+    return state.frame
+
+
+def at_frame(state: Arc3State, frame) -> Arc3State:
+    """``state`` as the rule sees it making frame ``frame`` of its action (a
+    ``Game.finish`` jumps to an animation's last frame with it), or, after the action's
+    last frame, ``frame`` the frames it took."""
+    return eqx.tree_at(lambda s: s.frame, state, jnp.asarray(frame, jnp.int32))
