@@ -23,13 +23,9 @@ import numpy as np
 
 from gridax.bench.arc3 import draw_actions, game_named
 from gridax.envs import arc3
+from gridax.envs.arc3.engine.game import list_length
 from gridax.envs.arc3.engine.levels import bank_of
 from gridax.envs.arc3.engine.painting import runs_needed
-
-
-def list_for(most: int) -> int:
-    """A quarter more than ``most`` runs, in steps of 16 (as the engine's default)."""
-    return max(16, -(-5 * most // (4 * 16)) * 16)
 
 
 def runs_in_play(game: arc3.Game, envs: int, steps: int) -> np.ndarray:
@@ -61,7 +57,7 @@ def main() -> None:
         over = np.mean(seen > game.paint_runs)
         print(
             f"{game.name:6} list {game.paint_runs:4}  most needed {seen.max():4}  "
-            f"({over:.1%} of frames over the list)  a quarter more: {list_for(seen.max())}"
+            f"({over:.1%} of frames over the list)  a quarter more: {list_length(seen.max())}"
         )
 
 

@@ -363,8 +363,10 @@ class Arc3Env(Env):
 
     def render(self, state, *, env: int = 0, cell: int = 8, path=None):
         """The state's last frame as RGB (``cell`` pixels per frame pixel)."""
-        screen = functional.frame(state.game_state, self.game)
-        frame = screen if screen.ndim == 2 else screen[env]
+        game_state = state.game_state
+        if game_state.level.ndim:  # a batch: only env ``env`` is drawn
+            game_state = jax.tree.map(lambda leaf: leaf[env], game_state)
+        frame = functional.frame(game_state, self.game)
         image = pictures.picture(frame, cell)
         if path is not None:
             write_picture(image, path)

@@ -48,7 +48,7 @@ from gridax.envs.arc3.engine.changes import (
     set_visible,
     try_move,
 )
-from gridax.envs.arc3.engine.game import Game, Level, Var
+from gridax.envs.arc3.engine.game import Game, Level, Var, list_length
 from gridax.envs.arc3.engine.levels import static_pixels
 from gridax.envs.arc3.engine.painting import box_runs
 from gridax.envs.arc3.engine.sprites import TRANSPARENT, Blocking, Sprite
@@ -111,6 +111,7 @@ __all__ = [
     "frame_number",
     "kinds_but",
     "lay_out",
+    "list_length",
     "lose",
     "maps",
     "mask_of",

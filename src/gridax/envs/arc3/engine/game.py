@@ -70,6 +70,12 @@ class Level:
         object.__setattr__(self, "memory", _frozen_items(self.memory))
 
 
+def list_length(runs: int) -> int:
+    """The moving sprites' list for at most ``runs`` runs: a quarter more, in steps of 16
+    (what ``Game.paint_runs`` defaults to from the levels' sprites)."""
+    return max(16, -(-5 * runs // (4 * 16)) * 16)
+
+
 @dataclass(frozen=True)
 class Game:
     """A game: levels, the kinds and tags its sprites use, the actions it offers and its
@@ -291,7 +297,7 @@ class Game:
             )
             for level in self.levels
         )
-        return max(16, -(-5 * most // (4 * 16)) * 16)
+        return list_length(most)
 
     def __repr__(self) -> str:
         # What a checkpoint's header records of the game (gridax.serialization): the

@@ -309,15 +309,12 @@ def _moving_runs() -> int:
     reserved slots out of play but while a solution plays (most of the default's list:
     18 boxes of 9x9). A frame that shows them, the last frames of an action that ends
     on the next level, is drawn the slow way (exact)."""
+    moving = set(MOVING_KINDS.split()) - {FRAME}
     most = max(
-        sum(
-            rules.box_runs(*s.drawn_shape)
-            for s in level.sprites
-            if s.kind in MOVING_KINDS.split() and s.kind != FRAME and s.visible
-        )
+        sum(rules.box_runs(*s.drawn_shape) for s in level.sprites if s.kind in moving and s.visible)
         for level in LEVELS
     )
-    return max(16, -(-5 * most // (4 * 16)) * 16)
+    return rules.list_length(most)
 
 
 GAME = Game(
