@@ -106,7 +106,9 @@ def sprite_at(
         hit = hit & table.collidable
     if tag is not None:
         hit = hit & table.tags[:, tag]
-    # The highest layer wins, then the earliest in sprite order.
-    priority = jnp.argsort(jnp.lexsort((-table.order, table.layer)))
-    best = jnp.argmax(jnp.where(hit, priority, -1))
-    return jnp.where(jnp.any(hit), slots[best], -1).astype(jnp.int32)
+    # The highest layer wins, then the earliest in sprite order (then the last slot, as
+    # a stable sort would rank equal keys). Two reductions, not a sort: XLA's CPU sort
+    # of a batch of small rows cost more than the whole rest of a click.
+    top = hit & (table.layer == jnp.max(jnp.where(hit, table.layer, jnp.iinfo(jnp.int32).min)))
+    first = top & (table.order == jnp.min(jnp.where(top, table.order, jnp.iinfo(jnp.int32).max)))
+    return jnp.max(jnp.where(first, slots, -1)).astype(jnp.int32)
