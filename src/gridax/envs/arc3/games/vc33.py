@@ -264,9 +264,16 @@ def start_swap(state, valve, when):
     sideways = state.memory["flow"][0] != 0
     target_x = jnp.where(sideways, x, x[other] + width[other] // 2 - width // 2)
     target_y = jnp.where(sideways, y[other] + height[other] // 2 - height // 2, y)
+    # The riders in slot order, the near side's first: each one's place counted, not
+    # sorted (XLA's CPU sort of a row a env cost vc33 more than its whole click).
     slots = jnp.arange(x.shape[0])
-    rank = jnp.where(from_near, slots, jnp.where(from_far, slots.shape[0] + slots, FAR))
-    floats = jnp.argsort(rank)[: QUEUE - 2]
+    from_far = from_far & ~from_near
+    place = jnp.where(
+        from_near,
+        jnp.cumsum(from_near) - 1,
+        jnp.where(from_far, jnp.sum(from_near) + jnp.cumsum(from_far) - 1, QUEUE),
+    )
+    floats = jnp.zeros(QUEUE - 2, slots.dtype).at[place].set(slots, mode="drop")
     crossing = jnp.sum(from_near | from_far)
     dx = state.memory["flow"][0]
     out_x = x[valve] - jnp.sign(dx) * width[valve]
