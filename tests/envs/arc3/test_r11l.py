@@ -53,7 +53,9 @@ def bresenham(x0, y0, x1, y1):
 def test_a_line_is_the_bresenham_line_in_every_direction_cut_at_the_screen():
     starts = [(3, 8), (60, 2), (-2, 40), (30, 30)]
     ends = np.array([(x, y) for x in range(-6, 70, 3) for y in range(-6, 70, 2)])
-    draw = jax.jit(jax.vmap(r11l.line_mask, in_axes=(None, None, 0, 0)))
+    draw = jax.jit(
+        jax.vmap(lambda *ends: r11l.lines_drawn(r11l.line_cells(*ends)), (None, None, 0, 0))
+    )
     for x0, y0 in starts:
         for (x1, y1), mask in zip(
             ends, np.asarray(draw(x0, y0, ends[:, 0], ends[:, 1])), strict=True

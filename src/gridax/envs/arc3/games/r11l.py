@@ -310,29 +310,32 @@ def animate(state, action, game: Game):
 # --- the UI: the budget bar and the legs' lines ---------------------------------------
 
 
-def line_mask(x0, y0, x1, y1):
-    """``[64, 64]`` (row, column): the screen cells of the line from ``(x0, y0)`` to ``(x1,
-    y1)`` as the original draws it (integer Bresenham, both ends included), in closed
-    form: the major axis steps every cell, the minor one ``(2 i d_minor + d_major - 1) //
-    (2 d_major)`` times by cell ``i``. Each column (or row, for a steep line) holds one
-    cell of it, so the mask is a comparison per cell rather than a scatter of points."""
+def line_cells(x0, y0, x1, y1):
+    """``[64]``: the flat screen cells (``row * 64 + column``) of the line from ``(x0,
+    y0)`` to ``(x1, y1)`` as the original draws it (integer Bresenham, both ends
+    included), ``64 * 64`` where none: the major axis steps every cell, the minor one
+    ``(2 i d_minor + d_major - 1) // (2 d_major)`` times by cell ``i``, so a line holds
+    one cell per column (or row, for a steep line)."""
     dx, dy = jnp.abs(x1 - x0), jnp.abs(y1 - y0)
     sx, sy = jnp.where(x0 < x1, 1, -1), jnp.where(y0 < y1, 1, -1)
     major, minor = jnp.maximum(dx, dy), jnp.minimum(dx, dy)
     cells = jnp.arange(SCREEN, dtype=jnp.int32)
-
-    def minor_at(start, step):
-        """For each cell along the major axis: on the line, and the minor coordinate."""
-        i = (cells - start) * step
-        steps = jnp.maximum((2 * i * minor + major - 1) // jnp.maximum(2 * major, 1), 0)
-        return (i >= 0) & (i <= major), steps
-
     wide = dx >= dy
-    on_column, down = minor_at(x0, sx)
-    on_row, across = minor_at(y0, sy)
-    by_column = on_column[None, :] & (cells[:, None] == (y0 + sy * down)[None, :])
-    by_row = on_row[:, None] & (cells[None, :] == (x0 + sx * across)[:, None])
-    return jnp.where(wide, by_column, by_row)
+    # Along the major axis from the start: cell i of the line, and its minor offset.
+    i = (cells - jnp.where(wide, x0, y0)) * jnp.where(wide, sx, sy)
+    steps = jnp.maximum((2 * i * minor + major - 1) // jnp.maximum(2 * major, 1), 0)
+    other = jnp.where(wide, y0 + sy * steps, x0 + sx * steps)
+    row, col = jnp.where(wide, other, cells), jnp.where(wide, cells, other)
+    on = (i >= 0) & (i <= major) & (other >= 0) & (other < SCREEN)
+    return jnp.where(on, row * SCREEN + col, SCREEN * SCREEN)
+
+
+def lines_drawn(cells) -> jax.Array:
+    """``[64, 64]``: the screen cells of lines (:func:`line_cells`, any leading axes),
+    scattered (a mask per line compared at every cell recomputed each column's division
+    at each of its cells: 16 of r11l's 50 ms a batch step, benchmarks/RESULTS.md)."""
+    drawn = jnp.zeros(SCREEN * SCREEN, bool).at[cells.reshape(-1)].set(True, mode="drop")
+    return drawn.reshape(SCREEN, SCREEN)
 
 
 def ui(state, frame, game: Game):
@@ -345,8 +348,8 @@ def ui(state, frame, game: Game):
     bodies = jnp.clip(state.memory["leg_body"], 0)
     height, width = rules.drawn_size(state)
     x, y = state.table.x + width // 2, state.table.y + height // 2
-    lines = jax.vmap(line_mask)(x[legs], y[legs], x[bodies], y[bodies])
-    drawn = jnp.any(lines & legs_ok[:, None, None], axis=0)
+    cells = jax.vmap(line_cells)(x[legs], y[legs], x[bodies], y[bodies])
+    drawn = lines_drawn(jnp.where(legs_ok[:, None], cells, SCREEN * SCREEN))
     under = (frame == LINE_OVER[0]) | (frame == LINE_OVER[1])
     return jnp.where(drawn & under, jnp.int8(LINE), frame).astype(frame.dtype)
 
