@@ -44,6 +44,12 @@ How this port holds the original's state:
   counter), started from ``kCv`` with each level;
 - the flash's countdown is the action's frame number (``rules.frame_number``): the
   flash is the only action that lasts more than one frame of a level;
+- the flashing sprite (level 0's four corner brackets, 15x15 cells) is drawn as the
+  level starts, and the colour a flash gives it is ``memory["flash"]``, drawn over the
+  screen pixels where it shows (:data:`FLASH_PIXELS`: nothing moves or changes order
+  in ft09, so those stay the same). The state then holds only the tiles' pixels, 3x3
+  a sprite instead of 15x15 (benchmarks/RESULTS.md: the flash's pixel grid made 80 % of
+  the state, which every pass of a step reads); the frames are the original's;
 - tiles never move, appear or disappear, so which tile sits one lattice step from
   another, and which tiles each goal reads, are fixed per level: they are worked out
   once here (``FLIPS``, ``GOAL_CHECKS``) the way ``get_sprite_at`` would find them.
@@ -160,6 +166,38 @@ NEXT_COLOUR = np.stack([next_colours_of(level.data["cwU"]) for level in OFFICIAL
 BUDGETS = np.asarray([level.data["kCv"] for level in OFFICIAL.levels], np.int32)
 
 
+def shown_pixels(sprites, width: int, height: int, which) -> np.ndarray:
+    """``[64, 64]``: the screen pixels where one of the sprites ``which`` (indices) is
+    the top sprite drawn, the level's sprites painted in arcengine's order (layer, then
+    list order; unscaled and unturned, as ft09's are) on a view of ``width`` x ``height``
+    cells from the world's corner."""
+    top = np.full((height, width), -1)
+    for i in sorted(range(len(sprites)), key=lambda i: (sprites[i].layer, i)):
+        sprite = sprites[i]
+        if sprite.scale != 1 or sprite.rotation != 0:
+            raise ValueError(f"ft09: sprite {i} ({sprite.kind}) is scaled or turned")
+        if not sprite.visible:
+            continue
+        for row, col in zip(*np.nonzero(np.asarray(sprite.pixels) >= 0), strict=True):
+            y, x = sprite.y + row, sprite.x + col
+            if 0 <= y < height and 0 <= x < width:
+                top[y, x] = i
+    scale = min(SCREEN // width, SCREEN // height)
+    shown = np.kron(np.isin(top, which), np.ones((scale, scale), bool))
+    up, left = ((SCREEN - n) // 2 for n in shown.shape)  # the view centred
+    return np.pad(
+        shown, ((up, SCREEN - up - shown.shape[0]), (left, SCREEN - left - shown.shape[1]))
+    )
+
+
+# Where level 0's flashing sprite shows: what a flash recolours (the only level it does).
+FLASH_PIXELS = shown_pixels(
+    STARTS[0],
+    *OFFICIAL.levels[0].grid_size,
+    [i for i, s in enumerate(STARTS[0]) if TAGS[FLASHING] in s.tags],
+)
+
+
 # --- the rule -------------------------------------------------------------------------
 
 
@@ -207,8 +245,7 @@ def flash(state):
     """Frames 1-4 of a flash: the frame's pixels alternate 0, 2, 0, 2; the last
     completes the action."""
     frame = rules.frame_number(state)
-    colour = jnp.asarray(FLASH_COLOURS)[frame % 2]
-    state = rules.recolour(state, rules.tagged(state, FLASHING), None, colour)
+    state = rules.set_memory(state, "flash", jnp.asarray(FLASH_COLOURS)[frame % 2])
     return rules.complete(state, frame >= LAST_FLASH)
 
 
@@ -236,7 +273,11 @@ def bar_width(left, budget):
 
 
 def ui(state, frame, game: Game):
-    """The moves left: the bottom row, colour 12 from the left, 11 for the rest."""
+    """The flash's colour where the flashing sprite shows; the moves left: the bottom
+    row, colour 12 from the left, 11 for the rest."""
+    colour = state.memory["flash"]
+    flashed = jnp.asarray(FLASH_PIXELS) & (colour >= 0) & (state.level == 0)
+    frame = jnp.where(flashed, colour.astype(frame.dtype), frame)
     width = bar_width(state.memory["moves_left"], jnp.asarray(BUDGETS)[state.level])
     frame = rules.draw_rect(frame, 0, SCREEN - 1, SCREEN, 1, BAR_SPENT)
     return rules.draw_rect(frame, 0, SCREEN - 1, width, 1, BAR_LEFT)
@@ -340,7 +381,7 @@ SOLUTIONS = (
 )
 
 # What moves during a level (tests/tools/moving_kinds.py); the rest is drawn once a level.
-MOVING_KINDS = ("Hkx", "NTi", "UEq", "ZkU")
+MOVING_KINDS = ("Hkx", "NTi", "ZkU")
 
 GAME = Game(
     **OFFICIAL.game_fields(),
@@ -352,7 +393,7 @@ GAME = Game(
     num_slots=NUM_SLOTS,
     pixel_size=0,  # the tiles' (static sprites are larger)
     reach=32,
-    memory={"moves_left": rules.Var()},
+    memory={"moves_left": rules.Var(), "flash": rules.Var(value=-1)},  # -1: not flashed
     max_frames=5,
     ui=ui,
     solutions=SOLUTIONS,
