@@ -29,7 +29,10 @@ CURSOR_GAP = 4  # cells between the cursor's bars and the symbol
 LOWER_BAR = 5 - 2 + CURSOR_GAP
 SETUP_SEEDS = (4, 2, 1, 2, 12, 20)
 VARIANT_SEEDS = (7, 7, 32, 18, 23, 11)
-PIXELS = max(max(np.shape(s.pixels)) for s in DATA.catalogue.values())
+# The pixel grids the state holds, (height, width): the catalogue's tallest and widest
+# (its sprites are 9 rows at most, its bars up to 19 wide: a square grid held twice the
+# bytes, benchmarks/RESULTS.md).
+PIXELS = tuple(int(n) for n in np.max([np.shape(s.pixels) for s in DATA.catalogue.values()], 0))
 
 
 def symbol_code(kind: str) -> int:

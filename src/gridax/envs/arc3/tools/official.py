@@ -76,11 +76,12 @@ class OfficialGame:
         except ValueError:
             raise ValueError(f"{self.game_id}: no sprite is named {name!r}") from None
 
-    def padded_pixels(self, key: str, size: int) -> np.ndarray:
-        """The pixels of catalogue sprite ``key``, padded to ``[size, size]`` with
-        transparency: a template a rule paints a sprite's slot with."""
+    def padded_pixels(self, key: str, size: int | tuple[int, int]) -> np.ndarray:
+        """The pixels of catalogue sprite ``key``, padded to ``[size, size]`` (or ``size``
+        ``(height, width)``) with transparency: a template a rule paints a sprite's slot
+        with."""
         pixels = np.asarray(self.catalogue[key].pixels)
-        grid = np.full((size, size), TRANSPARENT, np.int8)
+        grid = np.full(np.broadcast_to(size, 2), TRANSPARENT, np.int8)
         grid[: pixels.shape[0], : pixels.shape[1]] = pixels
         return grid
 
