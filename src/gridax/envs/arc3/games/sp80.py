@@ -269,7 +269,7 @@ def _kind_at(kinds, x, y):
 def _show_water(state):
     """The water sprite drawn from the water grid."""
     m = state.memory
-    pixels = jnp.full((PIXELS, PIXELS), rules.TRANSPARENT, jnp.int8)
+    pixels = jnp.full(PIXELS, rules.TRANSPARENT, jnp.int8)
     pixels = pixels.at[:SPAN, :SPAN].set(jnp.where(m["water"], WATER_COLOUR, rules.TRANSPARENT))
     return rules.repaint(state, _slots() == m["poured"], pixels)
 
@@ -424,7 +424,7 @@ GAME = Game(
     animate=lambda state, action, game: _pouring(state, game),  # later frames: a pour's
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
-    reach=PIXELS,
+    reach=max(PIXELS),
     memory={
         "steps": Var(value=1),  # 1: never a zero divisor
         "steps_left": Var(),
