@@ -191,10 +191,11 @@ def shown_pixels(sprites, width: int, height: int, which) -> np.ndarray:
 
 
 # Where level 0's flashing sprite shows: what a flash recolours (the only level it does).
+if OFFICIAL.levels[0].grid_size is None:
+    raise ValueError("ft09: level 0 sets no grid size (its view), which the flash needs")
+_WIDTH, _HEIGHT = OFFICIAL.levels[0].grid_size
 FLASH_PIXELS = shown_pixels(
-    STARTS[0],
-    *OFFICIAL.levels[0].grid_size,
-    [i for i, s in enumerate(STARTS[0]) if TAGS[FLASHING] in s.tags],
+    STARTS[0], _WIDTH, _HEIGHT, [i for i, s in enumerate(STARTS[0]) if TAGS[FLASHING] in s.tags]
 )
 
 

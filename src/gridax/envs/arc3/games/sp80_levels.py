@@ -23,10 +23,8 @@ SPAN = GRID + 2  # the cells a stream can reach: the grid and a frame's cells ar
 # The pixel grids the state holds, (height, width): the tallest and widest sprite and
 # the water's sprite, SPAN on a side (the floors are 1x32: a square grid held half again
 # the bytes).
-PIXELS = tuple(
-    max(int(n), SPAN)
-    for n in np.max([np.shape(s.pixels) for level in DATA.levels for s in level.sprites], 0)
-)
+_TALLEST, _WIDEST = np.max([np.shape(s.pixels) for level in DATA.levels for s in level.sprites], 0)
+PIXELS = (max(int(_TALLEST), SPAN), max(int(_WIDEST), SPAN))
 NUM_SLOTS = max(len(level.sprites) for level in DATA.levels) + 1
 # The largest bar or deflector, on a side: what a move's collision test reads of each sprite.
 PIECE_SIZE = max(

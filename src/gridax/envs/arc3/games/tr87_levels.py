@@ -32,7 +32,8 @@ VARIANT_SEEDS = (7, 7, 32, 18, 23, 11)
 # The pixel grids the state holds, (height, width): the catalogue's tallest and widest
 # (its sprites are 9 rows at most, its bars up to 19 wide: a square grid held twice the
 # bytes, benchmarks/RESULTS.md).
-PIXELS = tuple(int(n) for n in np.max([np.shape(s.pixels) for s in DATA.catalogue.values()], 0))
+_TALLEST, _WIDEST = np.max([np.shape(s.pixels) for s in DATA.catalogue.values()], 0)
+PIXELS = (int(_TALLEST), int(_WIDEST))
 
 
 def symbol_code(kind: str) -> int:
