@@ -333,7 +333,7 @@ def line_cells(x0, y0, x1, y1):
 def lines_drawn(cells) -> jax.Array:
     """``[64, 64]``: the screen cells of lines (:func:`line_cells`, any leading axes),
     scattered (a mask per line compared at every cell recomputed each column's division
-    at each of its cells: 16 of r11l's 50 ms a batch step, benchmarks/RESULTS.md)."""
+    at each of its cells: 16 of r11l's 77 ms a profiled batch step, benchmarks/RESULTS.md)."""
     drawn = jnp.zeros(SCREEN * SCREEN, bool).at[cells.reshape(-1)].set(True, mode="drop")
     return drawn.reshape(SCREEN, SCREEN)
 
