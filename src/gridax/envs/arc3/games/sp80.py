@@ -30,7 +30,9 @@ quarter that many times, and the arrows and clicks are turned back.
 
 Poured water is one sprite here, a grid over the level (the original adds a 1x1 sprite
 per cell, only where no sprite is: the same drawing); streams are a list of (cell,
-direction) in the original's order, each once (a repeat would change nothing).
+direction) in the original's order, each once (a repeat would change nothing): their
+flow is ``sp80_streams``. An agent's step (``frames="last"``) runs a pour's later frames
+in one call (:func:`finish`): the streams on memory alone, the sprites painted once.
 
 Memory: the mode (moving or pouring), the selection, steps and pours, the streams,
 the water grid, and the pour's filled cups, touched floors and blink counter.
@@ -43,6 +45,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games import sp80_streams as water_flow
 from gridax.envs.arc3.games.sp80_levels import (
     BAR,
     CUP,
@@ -72,12 +75,9 @@ TOP_ROWS = 3  # a piece may not move into the top three rows
 MAX_POURS = 4
 BLINKS = 6
 MOVING, POURING = 0, 1
-STREAMS = 64  # streams at once (random play and the solutions reach fewer)
 # By quarter turn of the screen, the action each arrow stands for (ids 0-7).
 ARROWS = np.array([[0, 1, 2, 3, 4, 5, 6, 7], [0, 4, 3, 1, 2, 5, 6, 7],
                    [0, 2, 1, 4, 3, 5, 6, 7], [0, 3, 4, 2, 1, 5, 6, 7]], np.int32)  # fmt: skip
-# Empty, water, and the sprites a stream reacts to, in the original's order of tests.
-EMPTY, IS_WATER, IS_BAR, IS_CUP, IS_DEFLECTOR, IS_FLOOR, OTHER = range(7)
 # A pour's outcome before it flows (and after it drains).
 NO_POUR = {"filled": np.zeros(NUM_SLOTS, bool), "touched": np.zeros(NUM_SLOTS, bool),
            "failed": False, "settled": False}  # fmt: skip
@@ -197,73 +197,30 @@ def _turned_back(state, action):
 # --- pouring --------------------------------------------------------------------------
 
 
-def _owners(state, game: Game):
-    """``[SPAN, SPAN]``: the slot arcengine's ``get_sprite_at`` finds at each cell from
-    (-1, -1), or -1 (every piece is on layer 0 while water flows). Taken as a pour starts
-    (memory ``owners``): nothing moves while it flows, and the poured water, which does
-    grow, is read from the water grid first."""
-    cells = jnp.arange(SPAN) - 1
-    xs, ys = jnp.meshgrid(cells, cells)
-    at = jax.vmap(lambda x, y: rules.sprite_at(state, x, y, game))
-    return at(xs.ravel(), ys.ravel()).reshape(SPAN, SPAN)
-
-
-def _kinds(state, owners):
-    """``[SPAN, SPAN]``: what a stream meets at each cell (the original tests water,
-    bars, cups, deflectors, floors in that order; a sprite with several tags is the
-    first)."""
-    tags = state.table.tags[jnp.maximum(owners, 0)]
-    kind = jnp.select(
-        [tags[..., WATER], tags[..., BAR], tags[..., CUP], tags[..., DEFLECTOR], tags[..., FLOOR]],
-        [IS_WATER, IS_BAR, IS_CUP, IS_DEFLECTOR, IS_FLOOR],
-        OTHER,
-    )
-    return jnp.where(owners >= 0, kind, EMPTY)
-
-
-def _append(streams, count, new, valid):
-    """``new`` (``[k, 4]``) added after the first ``count`` streams where ``valid``, in
-    order (those past ``STREAMS`` are lost: the levels never reach it)."""
-    place = jnp.where(valid, count + jnp.cumsum(valid) - 1, STREAMS)
-    return streams.at[place].set(new, mode="drop"), count + jnp.sum(valid, dtype=jnp.int32)
-
-
 def _pour(state, game: Game):
     """ACTION5: the selection dropped; the streams: the level's water (in list order),
     then a new water cell under every spout pixel with nothing below it."""
     state = _deselect(state)
     table = state.table
-    streams, count = jnp.zeros((STREAMS, 4), jnp.int32), jnp.int32(0)
+    streams, count = jnp.zeros((water_flow.STREAMS, 4), jnp.int32), jnp.int32(0)
     level_water = rules.tagged(state, WATER)
     down = jnp.stack([table.x, table.y, jnp.zeros_like(table.x), jnp.ones_like(table.x)], axis=1)
-    streams, count = _append(streams, count, down, level_water)
-    owners = _owners(state, game)
-    kinds = _kinds(state, owners)
+    streams, count = water_flow.append(streams, count, down, level_water)
+    owners = water_flow.owners_at(state, game)
+    kinds = water_flow.kinds_of(state, owners)
     cols = jnp.arange(SPOUT_WIDTH)
     spouts = rules.tagged(state, SPOUT)[:, None] & (
         table.pixels[:, 0, :SPOUT_WIDTH] == SPOUT_COLOUR
     )
     spouts = spouts & (cols[None, :] < table.width[:, None])
     x, y = (table.x[:, None] + cols[None, :]).ravel(), jnp.repeat(table.y + 1, SPOUT_WIDTH)
-    empty = spouts.ravel() & (_kind_at(kinds, x, y) == EMPTY)
+    empty = spouts.ravel() & (water_flow.kind_at(kinds, x, y) == water_flow.EMPTY)
     new = jnp.stack([x, y, jnp.zeros_like(x), jnp.ones_like(x)], axis=1)
-    streams, count = _append(streams, count, new, empty)
-    inside, row, column = _cell(x, y)
+    streams, count = water_flow.append(streams, count, new, empty)
+    inside, row, column = water_flow.cell(x, y)
     water = jnp.zeros((SPAN, SPAN), bool).at[row, column].max(empty & inside)
     state = _set(state, mode=POURING, streams=streams, count=count, water=water, blinks=0)
     return _show_water(_set(state, owners=owners, **NO_POUR))
-
-
-def _cell(x, y):
-    """``(inside, row, column)``: cell ``(x, y)`` in the span's grids (from (-1, -1))."""
-    inside = (x >= -1) & (x < SPAN - 1) & (y >= -1) & (y < SPAN - 1)
-    return inside, jnp.clip(y + 1, 0, SPAN - 1), jnp.clip(x + 1, 0, SPAN - 1)
-
-
-def _kind_at(kinds, x, y):
-    """What a stream meets at cell ``(x, y)`` (outside the span: something)."""
-    inside, row, column = _cell(x, y)
-    return jnp.where(inside, kinds[row, column], OTHER)
 
 
 def _show_water(state):
@@ -274,70 +231,19 @@ def _show_water(state):
     return rules.repaint(state, _slots() == m["poured"], pixels)
 
 
-def _push(streams, count, stream, when):
-    """``stream`` appended to the new list unless the same one is there already."""
-    index = jnp.arange(STREAMS)
-    there = jnp.any(jnp.all(streams == stream[None, :], axis=1) & (index < count))
-    return _append(streams, count, stream[None, :], jnp.atleast_1d(when & ~there))
+def _flowed(state, flowed):
+    """The pour's memory after its streams flowed (``flowed``: ``water_flow.FLOWING``),
+    the cups filled and the floors touched since painted, the water drawn."""
+    m = state.memory
+    state = _set(state, **flowed, settled=flowed["count"] == 0)
+    state = _paint(state, flowed["filled"] & ~m["filled"], CUP_FULL)
+    state = _paint(state, flowed["touched"] & ~m["touched"], FLOOR_TOUCHED)
+    return _show_water(state)
 
 
 def _flow(state, game: Game):
-    """A frame of the pour: every stream a cell on (module docstring), in order; the
-    pour settles when no stream is left."""
-    m = state.memory
-    owners = m["owners"].astype(jnp.int32)
-    sprites_met = _kinds(state, owners)
-
-    def one(k, carry):  # stream k flows
-        water, streams, count, filled, touched, failed = carry
-        x, y, dx, dy = m["streams"][k]
-
-        def owner(x, y):  # a slot, -2 for poured water, -1 for nothing, -3 off the span
-            inside, row, column = _cell(x, y)
-            found = jnp.where(water[row, column], -2, owners[row, column])
-            return jnp.where(inside, found, -3)
-
-        def kind(x, y):
-            inside, row, column = _cell(x, y)
-            return jnp.where(inside & water[row, column], IS_WATER, _kind_at(sprites_met, x, y))
-
-        def add(water, streams, count, cx, cy, sx, sy, when):
-            inside, row, column = _cell(cx, cy)
-            water = water.at[row, column].set(water[row, column] | (when & inside))
-            streams, count = _push(streams, count, jnp.stack([cx, cy, sx, sy]), when)
-            return water, streams, count
-
-        tx, ty = x + dx, y + dy
-        met, target = kind(tx, ty), owner(tx, ty)
-        across = dy != 0
-        sides = ((jnp.where(across, x - 1, x), jnp.where(across, y, y - 1)),
-                 (jnp.where(across, x + 1, x), jnp.where(across, y, y + 1)))  # fmt: skip
-        first, second = owner(*sides[0]), owner(*sides[1])
-        water, streams, count = add(water, streams, count, tx, ty, dx, dy, met == EMPTY)
-        streams, count = _push(streams, count, jnp.stack([tx, ty, dx, dy]), met == IS_WATER)
-        fills = (met == IS_CUP) & (first == target) & (second == target)
-        filled = filled | ((_slots() == target) & fills)
-        turn_a = (met == IS_DEFLECTOR) & (first == target) & (second == -1)
-        turn_b = (met == IS_DEFLECTOR) & (second == target) & (first == -1)
-        water, streams, count = add(water, streams, count, x + dy, y - dx, dy, -dx, turn_a)
-        water, streams, count = add(water, streams, count, x - dy, y + dx, -dy, dx, turn_b)
-        spreads = (met == IS_BAR) | ((met == IS_CUP) & ~fills) | ((met == IS_DEFLECTOR) & ~turn_b)
-        for cx, cy in sides:
-            empty = kind(cx, cy) == EMPTY
-            water, streams, count = add(water, streams, count, cx, cy, dx, dy, spreads & empty)
-        floor = met == IS_FLOOR
-        touched = touched | ((_slots() == target) & floor)
-        return water, streams, count, filled, touched, failed | floor
-
-    no_streams = jnp.zeros((STREAMS, 4), jnp.int32), jnp.int32(0)
-    start = (m["water"], *no_streams, m["filled"], m["touched"], m["failed"])
-    # Only the listed streams flow (a batch loops until its longest list is done).
-    water, streams, count, filled, touched, failed = jax.lax.fori_loop(0, m["count"], one, start)
-    state = _set(state, water=water, streams=streams, count=count, filled=filled)
-    state = _set(state, touched=touched, failed=failed, settled=count == 0)
-    state = _paint(state, filled & ~m["filled"], CUP_FULL)
-    state = _paint(state, touched & ~m["touched"], FLOOR_TOUCHED)
-    return _show_water(state)
+    """A frame of the pour: the streams flow; the pour settles when none is left."""
+    return _flowed(state, water_flow.flow(water_flow.meets(state), state.memory))
 
 
 def _drain(state):
@@ -351,12 +257,18 @@ def _drain(state):
     return _select_nearest(state)
 
 
+def _solved(state):
+    """The pour filled every cup and touched no floor."""
+    m = state.memory
+    return ~m["failed"] & jnp.all(m["filled"] | ~rules.tagged(state, CUP))
+
+
 def _settled(state, game: Game):
     """The frames after the last stream: the level complete, or six frames of blinking
     (touched floors 14 and 1, unfilled cups 0 and 11 for five), then the drain."""
     m = state.memory
     cups = rules.tagged(state, CUP)
-    solved = ~m["failed"] & jnp.all(m["filled"] | ~cups)
+    solved = _solved(state)
     blinks = m["blinks"]
     blinking = ~solved & (blinks < BLINKS)
     odd = blinks % 2 == 1
@@ -398,6 +310,39 @@ def _pouring(state, game: Game):
     return rules.where(state.memory["settled"], _settled(state, game), _flow(state, game))
 
 
+def _poured(state, game: Game):
+    """A pour's later frames in one call: the streams flow on memory alone, frame by
+    frame, until none is left; the cups and floors they reached are painted once, the
+    water drawn once; then the settling: a solved level's one frame, or six blinks and
+    the drain in one (the blinks paint only cups and floors, which the drain paints
+    again). A pour longer than ``Game.max_frames`` is left to the frame loop."""
+
+    def flowing(carry):
+        flowed, flows = carry
+        return ((flows == 0) | (flowed["count"] > 0)) & (flows < game.max_frames)
+
+    meets = water_flow.meets(state)
+
+    def flow(carry):
+        flowed, flows = carry
+        return water_flow.flow(meets, flowed), flows + 1
+
+    start = {name: state.memory[name] for name in water_flow.FLOWING}
+    flowed, flows = jax.lax.while_loop(flowing, flow, (start, jnp.int32(0)))
+    settling = _flowed(state, flowed)
+    solved = _solved(settling)
+    settling = rules.set_memory(settling, "blinks", BLINKS, ~solved)
+    frames = state.frame + flows + jnp.where(solved, 1, BLINKS + 1)
+    done = rules.at_frame(_settled(settling, game), frames)
+    return rules.where(frames <= game.max_frames, done, state)
+
+
+def finish(state, action, game: Game):
+    """``Game.finish``: a pour in one call (:func:`_poured`), run on the envs that pour."""
+    pouring = ~state.complete & (state.memory["mode"] == POURING)
+    return rules.rarely(pouring, lambda state: _poured(state, game), state)
+
+
 def rule(state, action, game: Game):
     # A pour's frames run apart from actions' first frames: a batch skips a phase whole.
     pouring = state.memory["mode"] == POURING
@@ -422,6 +367,7 @@ GAME = Game(
     levels=LEVELS,
     rule=rule,
     animate=lambda state, action, game: _pouring(state, game),  # later frames: a pour's
+    finish=finish,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=max(PIXELS),
@@ -433,7 +379,7 @@ GAME = Game(
         "mode": Var(value=MOVING),
         "selected": Var(value=-1),
         "pours": Var(),
-        "streams": Var(shape=(STREAMS, 4)),
+        "streams": Var(shape=(water_flow.STREAMS, 4)),
         "owners": Var("int8", (SPAN, SPAN), -1),  # _owners, taken as the pour starts
         "count": Var(),
         "water": Var("bool", (SPAN, SPAN)),
