@@ -53,13 +53,16 @@ def try_move(
     return eqx.tree_at(lambda s: s.table, state, table), hit
 
 
-def collisions(state: Arc3State, slot, game: Game, size: int | None = None) -> Bool[Array, " N"]:
+def collisions(
+    state: Arc3State, slot, game: Game, size: int | None = None, among=None
+) -> Bool[Array, " N"]:
     """The slots sprite ``slot`` collides with where it stands (arcengine's
     ``collides_with`` against every sprite of the level), for a rule that moves a sprite
-    and decides itself which collisions stop it. ``size`` as for :func:`try_move`."""
+    and decides itself which collisions stop it. ``size`` as for :func:`try_move`;
+    ``among`` (slot indices ``[k]``, -1 for none): only those slots, ``[k]``."""
     reach = game.reach if size is None else size
     static = static_pixels(state, game)
-    return collision.collisions(state.table, slot, reach, game.max_downscale, static)
+    return collision.collisions(state.table, slot, reach, game.max_downscale, static, among)
 
 
 def remove(state: Arc3State, which, when: Flag = True) -> Arc3State:

@@ -33,6 +33,7 @@ PAINTED = "bdkaz-yukft"  # bodies painted by the pickups they touch
 DECOY = "anqcf"  # a group whose target does not count for the win
 OVERLAY, FLASH = "mpjrv-kzeze", "mpjrv-bdkaz"
 MAX_LEGS, MAX_BODIES, MAX_TARGETS, MAX_PICKUPS = 8, 3, 4, 10
+MAX_WALLS, MAX_HAZARDS = 2, 2  # the levels have one of each at most
 
 
 def _kinds_named(prefix: str) -> np.ndarray:
@@ -87,6 +88,10 @@ def level_of(level, number: int) -> Level:
     ]
     flash_slot = len(sprites) + len(overlays)
     pickups = [s for s, sprite in enumerate(sprites) if sprite.kind.startswith(PICKUP)]
+    walls, hazards = (
+        [s for s, sprite in enumerate(sprites) if is_kind[DATA.kinds.index(sprite.kind)]]
+        for is_kind in (IS_WALL, IS_HAZARD)
+    )
     _check_paint(
         sprites, [b for b in bodies if sprites[b].kind.startswith(PAINTED)], pickups, where
     )
@@ -113,6 +118,9 @@ def level_of(level, number: int) -> Level:
         "overlays": _padded(list(range(len(sprites), flash_slot)), MAX_TARGETS, where, "targets"),
         "flash": flash_slot,
         "pickups": _padded(pickups, MAX_PICKUPS, where, "pickups"),
+        # What a leg's step is tested against: collisions with these alone, not every slot.
+        "walls": _padded(walls, MAX_WALLS, where, "walls"),
+        "hazards": _padded(hazards, MAX_HAZARDS, where, "hazards"),
     }
     flash = DATA.catalogue[FLASH]
     return Level(
