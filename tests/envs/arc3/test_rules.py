@@ -195,6 +195,36 @@ def test_recolour_every_pixel_or_per_slot_colours():
     assert int(each.table.pixels[1, 0, 0]) == 1
 
 
+def test_a_pixel_change_by_slot_index_equals_the_change_by_its_mask():
+    """A slot named by its index (the pixel grid written in place) or by a mask over
+    the slots (a select over every slot's grid) changes the same pixels, batched too; an
+    index past the table, or ``when`` false, changes none."""
+    state, _ = env.reset(BUILDING)
+    state = rules.set_pixels(state, 1, ((9, -1), (4, -2)))
+    slots = np.arange(state.table.x.shape[0])
+    grid = jnp.full(state.table.pixels.shape[1:], 3, jnp.int8)
+    grids = jnp.asarray(np.broadcast_to(slots[:, None, None], state.table.pixels.shape), jnp.int8)
+    changes = {
+        "recolour": lambda s, w, when: rules.recolour(s, w, 9, 6, when),
+        "recolour any": lambda s, w, when: rules.recolour(s, w, None, jnp.int32(2), when),
+        "recolour per slot": lambda s, w, when: rules.recolour(s, w, None, slots + 1, when),
+        "repaint": lambda s, w, when: rules.repaint(s, w, grid, when),
+        "repaint per slot": lambda s, w, when: rules.repaint(s, w, grids, when),
+    }
+    for name, change in changes.items():
+        for slot in (-1, 0, 1, len(slots)):
+            for when in (True, False):
+                by_index = jax.jit(change, static_argnums=2)(state, jnp.int32(slot), when)
+                by_mask = change(state, jnp.asarray(slots == slot), when)
+                np.testing.assert_array_equal(
+                    by_index.table.pixels, by_mask.table.pixels, err_msg=f"{name} {slot} {when}"
+                )
+        batch = jax.tree.map(lambda leaf: jnp.stack([leaf, leaf]), state)
+        batched = jax.vmap(change, (0, 0, None))(batch, jnp.asarray([1, -1]), True)
+        np.testing.assert_array_equal(batched.table.pixels[0], change(state, 1, True).table.pixels)
+        np.testing.assert_array_equal(batched.table.pixels[1], state.table.pixels)
+
+
 def test_set_scale_draws_a_sprite_larger_from_its_corner():
     """``set_scale`` (arcengine's): the drawn size grows, the top-left corner stays and
     each pixel covers scale x scale cells; scale 1 is as declared again."""

@@ -174,15 +174,15 @@ def recolour(state: Arc3State, which, old, new, when: Flag = True) -> Arc3State:
     ``color_remap``); ``old`` None paints every pixel that is drawn, ``>= 0`` (its
     ``color_remap(None, new)``). ``old`` and ``new`` may be one colour per slot (``[N]``:
     each sprite its own, as a loop of ``color_remap`` calls over sprites)."""
+    colours = [jnp.asarray(c, jnp.int8) for c in ((new,) if old is None else (new, old))]
     pixels = state.table.pixels
-
-    def per_slot(colour):  # [N] -> [N, 1, 1], against the pixels [N, P, P]
-        colour = jnp.asarray(colour, jnp.int8)
-        return colour.reshape(colour.shape + (1, 1)) if colour.ndim == 1 else colour
-
-    painted = pixels >= 0 if old is None else pixels == per_slot(old)  # not -1, nor -2
-    new = per_slot(new)
-    return _write(state, which, when, pixels=jnp.where(painted, new, pixels))
+    if editing.one_slot(which):  # that slot's grid alone is worked out and written
+        slot = jnp.clip(jnp.asarray(which), 0, pixels.shape[0] - 1)
+        pixels, colours = pixels[slot], [c[slot] if c.ndim == 1 else c for c in colours]
+    else:  # one colour per slot: [N] -> [N, 1, 1], against the pixels [N, P, P]
+        colours = [c.reshape(c.shape + (1, 1)) if c.ndim == 1 else c for c in colours]
+    painted = pixels >= 0 if old is None else pixels == colours[1]  # not -1, nor -2
+    return _write(state, which, when, pixels=jnp.where(painted, colours[0], pixels))
 
 
 def resize(
@@ -191,8 +191,11 @@ def resize(
     """Sprites ``which`` given a pixel grid of ``height`` x ``width`` (before rotation;
     traced, one for all or one per slot; at most ``Game.pixel_size``): the pixels they
     had are kept where the new grid has them, the others are ``fill`` (arcengine's
-    ``sprite.pixels = sprite.pixels[:height]``, or rows stacked below)."""
+    ``sprite.pixels = sprite.pixels[:height]``, or rows stacked below). Every slot's
+    grid is worked out and one select keeps the chosen ones' (written one slot in place
+    instead, vc33's two resizes of a pump ran 0.81x: benchmarks/RESULTS.md)."""
     table = state.table
+    which = editing.selected_slots(table, which)  # a mask: one select (the docstring)
     most_rows, most_cols = table.pixels.shape[-2:]
     height = jnp.broadcast_to(height, table.height.shape)[:, None, None]
     width = jnp.broadcast_to(width, table.width.shape)[:, None, None]
