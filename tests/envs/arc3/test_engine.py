@@ -83,6 +83,7 @@ def stacked(trees):
 
 
 _collisions = jax.jit(lambda t, i: collision.collisions(t, i, REACH, MAX_DOWNSCALE))
+AMONG = 4
 _collisions_among = jax.jit(
     lambda t, i, among: collision.collisions(t, i, REACH, MAX_DOWNSCALE, among=among)
 )
@@ -121,8 +122,9 @@ def check_cases(cases: list, where: str) -> None:
 def check_case(case: dict, where: str) -> None:
     table, camera = table_of(case), camera_of(case)
     n = len(case["sprites"])
-    # Some slots, in any order, -1 for none: a rule's own list of what to test against.
-    among = np.random.default_rng(n).permutation(np.arange(-1, n))[: max(n // 2, 1)]
+    # Four slots, in any order, -1 for none: a rule's own list of what to test against
+    # (one length for every case: one compilation).
+    among = np.random.default_rng(n).choice(np.arange(-1, n), AMONG)
     for i in range(n):
         got = np.asarray(_collisions(table, i))[:n]
         np.testing.assert_array_equal(got, case["collides"][i], err_msg=f"{where}: collides {i}")

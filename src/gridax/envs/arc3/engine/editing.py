@@ -84,7 +84,8 @@ def selected_slots(table: SpriteTable, which) -> Bool[Array, " N"]:
 
 def one_slot(which) -> bool:
     """``which`` names one slot by its index (not a mask over the slots)."""
-    return jnp.asarray(which).dtype != jnp.bool_
+    which = jnp.asarray(which)
+    return which.dtype != jnp.bool_ and which.ndim == 0
 
 
 def write(table: SpriteTable, which, when: bool | Array = True, **columns) -> SpriteTable:
