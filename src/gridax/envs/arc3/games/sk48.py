@@ -262,6 +262,8 @@ def rule(state, action, game: Game):
     acting = (memory["flash"] < 0) & ~memory["moving"] & ~memory["pending"]
     state = _flash_or_settle(state, game)
     state = _select(state, action, game, acting & (action.id == rules.CLICK))
+    picked = state.memory["selected"] != memory["selected"]
+    state = rules.when_any(picked, _paint_arms, state)
     state = _undo(state, acting & (action.id == rules.UNDO))
     arrow = acting & (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4)
     state, animating = _move(state, action, arrow)
@@ -280,15 +282,27 @@ def on_set_level(state, game: Game):
     kept for undo, the arms drawn."""
     state = rules.recolour(state, _lit_slots(state.memory, 0), UNLIT, LIT)
     state, _, _ = _light_markers(state, True)
-    return _draw(_push_history(state, True))
+    return _draw(_paint_arms(_push_history(state, True)))
 
 
 # --- drawing --------------------------------------------------------------------------
 
 
+def _paint_arms(state):
+    """The arms' segments painted: the selected arm's and its pair's in the selected
+    colours (as a level starts and when the selection changes: not every frame)."""
+    arm = state.memory["selected"]
+    lit = (arm == ARMS) | (state.memory["pair"][arm] == ARMS)
+    painted = jnp.repeat(lit, MAX_SEGMENTS)
+    pixels = jnp.where(painted[:, None, None], _SELECTED[None], _NORMAL[None])
+    state = rules.lay_out(state, slice(0, GHOST), pixels=pixels)
+    return rules.lay_out(state, GHOST, pixels=_SELECTED)
+
+
 def _draw(state):
-    """The sprites placed, shown and painted as the memory says; the first frame of a
-    move draws what moves half a step (3 cells) short."""
+    """The sprites placed and shown as the memory says (their pixels:
+    :func:`_paint_arms`); the first frame of a move draws what moves half a step (3
+    cells) short."""
     memory = state.memory
     arm = memory["selected"]
     half = jnp.where(memory["moving"], memory["move"] * (STEP // 2), 0)
@@ -300,12 +314,8 @@ def _draw(state):
     base_short = (arm == ARMS) & (kind == SLIDE)
     bases = memory["base"] - jnp.where(base_short[:, None], half[None, :], 0)
     blocks = memory["block"] - jnp.where(memory["moved"][:, None], half[None, :], 0)
-    lit = (arm == ARMS) | (memory["pair"][arm] == ARMS)
-    painted = jnp.repeat(lit, MAX_SEGMENTS)
-    pixels = jnp.where(painted[:, None, None], _SELECTED[None], _NORMAL[None])
-    state = rules.lay_out(
-        state, slice(0, GHOST), x=sx.ravel(), y=sy.ravel(), visible=exists.ravel(), pixels=pixels
-    )
+    segments = {"x": sx.ravel(), "y": sy.ravel(), "visible": exists.ravel()}
+    state = rules.lay_out(state, slice(0, GHOST), **segments)
     ghost, turns = memory["base"][arm], memory["turns"][arm]
     shrinking = memory["moving"] & (kind == SHRINK)
     state = rules.lay_out(
@@ -314,7 +324,6 @@ def _draw(state):
         x=ghost[0],
         y=ghost[1],
         visible=shrinking,
-        pixels=_SELECTED,
         quarter_turns=turns,
         layer=jnp.where(turns % 2 == 0, 1, 0),
     )
