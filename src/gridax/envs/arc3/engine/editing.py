@@ -92,7 +92,7 @@ def write(table: SpriteTable, which, when: bool | Array = True, **columns) -> Sp
     """``table`` with the named columns set on the slots ``which`` (a slot index or a
     mask) where ``when``: each value is one slot's (a number, a pixel grid) or one per
     slot (``[N]``, ``[N, P, P]``). One slot's pixel grid is written in place, not
-    selected over every slot's (vc33's tanks: a table of 29 grids of 48x48)."""
+    selected over every slot's (tn36's recolours of one block: 1.3x)."""
     if one_slot(which) and "pixels" in columns:
         columns = dict(columns)
         table = _write_grid(table, jnp.asarray(which), when, columns.pop("pixels"))

@@ -58,9 +58,9 @@ def _valid(slots):
     return slots >= 0, jnp.clip(slots, 0)
 
 
-def _touching(state, slot, game: Game, among=None):
-    """``[N]``: the slots sprite ``slot`` (a body or leg, 5 x 5) collides with (or of the
-    slots ``among``, ``[k]``)."""
+def _touching(state, slot, game: Game, among):
+    """``[k]``: which of the slots ``among`` (``[k]``, -1 for none) sprite ``slot`` (a
+    body or leg, 5 x 5) collides with."""
     return rules.collisions(state, slot, game, size=5, among=among)
 
 
@@ -103,9 +103,9 @@ def on_set_level(state, game: Game):
 # --- what bodies touch ---------------------------------------------------------------
 
 
-def body_contacts(state, game: Game, among=None):
-    """``(ok, bodies, touching)``: the body slots and ``[bodies, N]`` what each touches
-    (or ``[bodies, k]``, of the slots ``among``)."""
+def body_contacts(state, game: Game, among):
+    """``(ok, bodies, touching)``: the body slots and ``[bodies, k]`` which of the slots
+    ``among`` each touches."""
     ok, bodies = _valid(state.memory["bodies"])
     touching = jax.vmap(lambda b: _touching(state, b, game, among))(bodies)
     return ok, bodies, touching & ok[:, None]

@@ -243,7 +243,7 @@ def _flowed(state, flowed):
 
 def _flow(state, game: Game):
     """A frame of the pour: the streams flow; the pour settles when none is left."""
-    return _flowed(state, water_flow.flow(water_flow.meets(state), state.memory))
+    return _flowed(state, water_flow.flow(water_flow.obstacles(state), state.memory))
 
 
 def _drain(state):
@@ -321,11 +321,11 @@ def _poured(state, game: Game):
         flowed, flows = carry
         return ((flows == 0) | (flowed["count"] > 0)) & (flows < game.max_frames)
 
-    meets = water_flow.meets(state)
+    cells_met = water_flow.obstacles(state)
 
     def flow(carry):
         flowed, flows = carry
-        return water_flow.flow(meets, flowed), flows + 1
+        return water_flow.flow(cells_met, flowed), flows + 1
 
     start = {name: state.memory[name] for name in water_flow.FLOWING}
     flowed, flows = jax.lax.while_loop(flowing, flow, (start, jnp.int32(0)))

@@ -76,17 +76,17 @@ def push(streams, count, stream, when):
 FLOWING = ("water", "streams", "count", "filled", "touched", "failed")
 
 
-def meets(state):
+def obstacles(state):
     """``(owners, kinds)`` of the cells a pour's streams meet (they change not while it
     flows: nothing moves, and the water is read from its grid first)."""
     owners = state.memory["owners"].astype(jnp.int32)
     return owners, kinds_of(state, owners)
 
 
-def flow(meets, m):
+def flow(cells_met, m):
     """A frame of the pour on memory alone: every stream a cell on (module docstring), in
-    order; ``meets`` is :func:`meets`, ``m`` and the result hold :data:`FLOWING`."""
-    owners, sprites_met = meets
+    order; ``cells_met`` is :func:`obstacles`, ``m`` and the result hold :data:`FLOWING`."""
+    owners, sprites_met = cells_met
 
     def one(k, carry):  # stream k flows
         water, streams, count, filled, touched, failed = carry
