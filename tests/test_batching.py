@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gridax.batching import cond_rare
+from gridax.batching import cond_rare, loop_to_largest
 
 
 def _bump(operand):
@@ -80,3 +80,32 @@ def test_cond_rare_compacted_equals_every_env(chunks):
         expected = jax.vmap(reference)(pred, counts, grids, step)
         for got, want in zip(out, expected, strict=True):
             np.testing.assert_array_equal(got, want, err_msg=f"envs needing it: {needing}")
+
+
+def _fill_up_to(i, carry, limit, weights):
+    """Adds weight ``i`` at place ``i`` while ``i < limit``: past an env's own count of
+    passes (its ``limit``) a pass leaves the carry as it is, as loop_to_largest asks."""
+    return carry.at[i].add(jnp.where(i < limit, weights[i], 0))
+
+
+def test_loop_to_largest_batched_equals_each_env_looped_alone():
+    limits = jnp.array([0, 2, 5, 3], jnp.int32)
+    weights = jnp.arange(1, 7, dtype=jnp.int32)  # unbatched: the same table for every env
+    init = jnp.zeros((4, 6), jnp.int32)
+
+    def looped(limit, carry):
+        return loop_to_largest(limit, _fill_up_to, carry, limit, weights)
+
+    batched = jax.jit(jax.vmap(looped))(limits, init)
+    alone = [looped(limit, carry) for limit, carry in zip(limits, init, strict=True)]
+    np.testing.assert_array_equal(batched, np.stack(alone))
+    np.testing.assert_array_equal(batched[2], [1, 2, 3, 4, 5, 0])
+    np.testing.assert_array_equal(batched[0], np.zeros(6))
+
+
+def test_loop_to_largest_with_an_unbatched_carry():
+    init = jnp.zeros(3, jnp.int32)  # unbatched: broadcast to the batch
+    out = jax.vmap(
+        lambda n: loop_to_largest(n, lambda i, c, k: c.at[i].add(jnp.where(i < k, 1, 0)), init, n)
+    )(jnp.array([1, 3], jnp.int32))
+    np.testing.assert_array_equal(out, [[1, 0, 0], [1, 1, 1]])

@@ -182,3 +182,30 @@ def cond_select(pred, true_fun: Callable, false_fun: Callable, *operands):
         return chosen, jax.tree.map(lambda _: True, chosen)
 
     return run(pred, [true_consts, false_consts], operands)
+
+
+def loop_to_largest(count, body: Callable, init, *operands):
+    """``lax.fori_loop(0, count, lambda i, c: body(i, c, *operands), init)`` for one
+    env, where a pass past an env's ``count`` leaves its carry as it is (a list painted
+    a chunk at a time, whose chunks past its end paint nothing:
+    :func:`gridax.envs.arc3.engine.painting.paint_view`).
+
+    Batched, the loop runs the batch's largest ``count`` of passes over the whole batch,
+    with no select per env: a batched ``fori_loop`` selects every env's carry at every
+    pass. Pass every per-env value ``body`` needs through ``operands`` (as for
+    :func:`cond_rare`); unbatched ones stay unbatched."""
+
+    @jax.custom_batching.custom_vmap
+    def run(count, init, operands):
+        return jax.lax.fori_loop(0, count, lambda i, c: body(i, c, *operands), init)
+
+    @run.def_vmap
+    def rule(axis_size, in_batched, count, init, operands):
+        _, init_batched, operands_batched = in_batched
+        (init,) = broadcast_unbatched(axis_size, [init_batched], [init])
+        axes = jax.tree.map(lambda batched: 0 if batched else None, tuple(operands_batched))
+        passes = jax.vmap(body, in_axes=(None, 0, *axes))
+        out = jax.lax.fori_loop(0, jnp.max(count), lambda i, c: passes(i, c, *operands), init)
+        return out, jax.tree.map(lambda _: True, out)
+
+    return run(count, init, operands)

@@ -29,7 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, Int32
 
-from gridax.batching import cond_rare
+from gridax.batching import cond_rare, loop_to_largest
 from gridax.envs.arc3.engine.sprites import (
     SpriteTable,
     StaticPixels,
@@ -200,16 +200,14 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     are found once for its cells (a list of single cells paid that per cell: 1.2-1.3x
     on the ports with the longest lists, benchmarks/RESULTS.md). ``static``: where the
     level bank holds the pixels of moving slots the rule never repaints."""
+    run = jnp.arange(runs, dtype=jnp.int32)
+    if max_downscale == 1:
+        numbers, which, total = mapped_list(table, moving, camera, runs, static)
+        return (*_mapped_cells(table, numbers[which], run, total, static), total <= runs)
     sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
     keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per run below
     ends = jnp.cumsum(slot_runs)
-    run = jnp.arange(runs, dtype=jnp.int32)
-    # Each run's slot: how many slots' runs end at or before it (a count of ends, summed).
-    ended = jnp.zeros(runs + 1, jnp.int32).at[jnp.minimum(ends, runs)].add(1)
-    which = jnp.minimum(jnp.cumsum(ended[:runs]), slot_runs.shape[0] - 1)
-    if max_downscale == 1:
-        boxes = (ends - slot_runs, runs_a_row, top, left, right, keys)
-        return _mapped_runs(table, sprites, moving, camera, boxes, which, run, ends[-1], static)
+    which = _slots_of_runs(ends, runs)
     offset = run - (ends[which] - slot_runs[which])
     safe_runs = jnp.maximum(runs_a_row[which], 1)
     down = floor_divide(offset, safe_runs)
@@ -230,12 +228,23 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     return row[:, None], cols, packed, ends[-1] <= runs
 
 
-def _mapped_runs(table: SpriteTable, sprites, moving, camera, boxes, which, run, total, static):
-    """:func:`moving_cells`' list for sprites not scaled down: each moving slot's numbers
-    (its box's runs, its draw key, its pixels' affine map: :func:`source_map`) are
-    stacked into one row, and each run gathers its slot's row once (a gather a number
-    a run: the nine largest cost ar25 1.35 ms of 9.5: benchmarks/RESULTS.md); a cell then
-    reads its pixel at ``start + along_rows * row + along_cols * column``."""
+def _slots_of_runs(ends, runs: int):
+    """Each of ``runs`` runs' slot, from where each slot's runs ``ends``: how many slots'
+    runs end at or before it (a count of ends, summed)."""
+    ended = jnp.zeros(runs + 1, jnp.int32).at[jnp.minimum(ends, runs)].add(1)
+    return jnp.minimum(jnp.cumsum(ended[:runs]), ends.shape[0] - 1)
+
+
+def mapped_list(table: SpriteTable, moving, camera, runs: int, static=None):
+    """``(numbers, which, total)``: :func:`moving_cells`' list for sprites not scaled
+    down, as each moving slot's numbers (its box's runs, its draw key, its pixels'
+    affine map: :func:`source_map`) stacked into one row (``[D, 13]``), each of the
+    ``runs`` runs' slot, and how many runs the boxes take. A run gathers its slot's
+    row once (a gather a number a run: the nine largest cost ar25 1.35 ms of 9.5:
+    benchmarks/RESULTS.md); its cells are :func:`_mapped_cells`."""
+    sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
+    keys = draw_keys(sprites.layer, sprites.order)
+    ends = jnp.cumsum(slot_runs)
     slot = jnp.maximum(moving, 0)
     start, along_rows, along_cols = source_map(sprites, table.pixels.shape[-1])
     start = start + slot * grid_area(table)
@@ -247,10 +256,18 @@ def _mapped_runs(table: SpriteTable, sprites, moving, camera, boxes, which, run,
         along_rows = jnp.where(held, held_map[1], along_rows)
         along_cols = jnp.where(held, held_map[2], along_cols)
     up = jnp.maximum(sprites.scale, 1)
-    numbers = (*boxes, camera.y - sprites.y, camera.x - sprites.x, up, start, along_rows)
-    numbers = (*numbers, along_cols, held.astype(jnp.int32))
+    numbers = (ends - slot_runs, runs_a_row, top, left, right, keys, camera.y - sprites.y)
+    numbers = (*numbers, camera.x - sprites.x, up, start, along_rows, along_cols)
+    numbers = jnp.stack((*numbers, held.astype(jnp.int32)), axis=-1)
+    return numbers, _slots_of_runs(ends, runs), ends[-1]
+
+
+def _mapped_cells(table: SpriteTable, numbers, run, total, static):
+    """``(rows, cols, packed)`` of the runs ``run`` (``[R]``), each with its slot's
+    numbers (``[R, 13]``, :func:`mapped_list`), up to run ``total``: a cell reads its
+    pixel at ``start + along_rows * row + along_cols * column``."""
     first_run, runs_a_row, top, left, right, key, below, beside, up, start, along_rows, \
-        along_cols, held = jnp.moveaxis(jnp.stack(numbers, axis=-1)[which], -1, 0)  # fmt: skip
+        along_cols, held = jnp.moveaxis(numbers, -1, 0)  # fmt: skip
     offset = run - first_run
     safe_runs = jnp.maximum(runs_a_row, 1)
     down = floor_divide(offset, safe_runs)
@@ -268,7 +285,7 @@ def _mapped_runs(table: SpriteTable, sprites, moving, camera, boxes, which, run,
         colour = kept if static.every else jnp.where(held[:, None] > 0, kept, colour)
     drawn = (run < total)[:, None] & (cols < right[:, None]) & (colour >= 0)
     packed = jnp.where(drawn, key[:, None] | colour.astype(jnp.int32), NOTHING)
-    return row[:, None], cols, packed, total <= run.shape[0]
+    return row[:, None], cols, packed
 
 
 def moving_everywhere(
@@ -307,6 +324,32 @@ def _paint_runs(layer, size: int, rows, first_cols, packed):
     return jax.lax.scatter_max(layer, starts, shifted, windows, mode=mode)
 
 
+CHUNK = 32  # the runs of the list painted at a time (at most)
+
+
+def _painted_by_chunks(layer, table: SpriteTable, moving, camera, runs: int, static):
+    """``(layer, fits)``: the flat view ``layer`` with the moving slots' list of ``runs``
+    runs painted over it :data:`CHUNK` runs at a time, only as many chunks as its boxes
+    take (batched: as the batch's fullest view takes), not the whole list: the list is
+    sized for a game's fullest level, and a frame's boxes take a sixth to a half of it
+    (benchmarks/RESULTS.md)."""
+    numbers, which, total = mapped_list(table, moving, camera, runs, static)
+    listed = jnp.minimum(total, runs)
+    chunk = min(CHUNK, runs)
+    which = jnp.pad(which, (0, -(-runs // chunk) * chunk - runs))
+    size = round(layer.shape[0] ** 0.5)
+
+    def paint_chunk(k, layer, numbers, which, listed, table, static):
+        run = k * chunk + jnp.arange(chunk, dtype=jnp.int32)
+        slots = jax.lax.dynamic_slice(which, (k * chunk,), (chunk,))
+        rows, cols, packed = _mapped_cells(table, numbers[slots], run, listed, static)
+        return _paint_runs(layer, size, rows[:, 0], cols[:, 0], packed)
+
+    count = -(-listed // chunk)
+    operands = (numbers, which, listed, table, static)
+    return loop_to_largest(count, paint_chunk, layer, *operands), total <= runs
+
+
 def paint_view(
     table: SpriteTable,
     camera,
@@ -324,8 +367,11 @@ def paint_view(
     the pixels of moving sprites the rule never repaints."""
     under = _static_view(backdrop, level, camera, size)
     moving = backdrop.moving[level]
-    rows, cols, packed, fits = moving_cells(table, moving, camera, runs, max_downscale, static)
-    painted = _paint_runs(under.reshape(-1), size, rows[:, 0], cols[:, 0], packed)
+    if max_downscale == 1:
+        painted, fits = _painted_by_chunks(under.reshape(-1), table, moving, camera, runs, static)
+    else:
+        rows, cols, packed, fits = moving_cells(table, moving, camera, runs, max_downscale, static)
+        painted = _paint_runs(under.reshape(-1), size, rows[:, 0], cols[:, 0], packed)
 
     def everywhere(painted, table, camera, moving, static):
         # Over what the list painted (the static layer and some moving pixels), not the
