@@ -199,11 +199,10 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     list's end), and whether the boxes ``fit`` in the list. A run's slot, row and place
     are found once for its cells (a list of single cells paid that per cell: 1.2-1.3x
     on the ports with the longest lists, benchmarks/RESULTS.md). ``static``: where the
-    level bank holds the pixels of moving slots the rule never repaints."""
+    level bank holds the pixels of moving slots the rule never repaints. For a game
+    that scales sprites down (``max_downscale`` > 1); the others' lists are painted in
+    chunks from :func:`mapped_list`."""
     run = jnp.arange(runs, dtype=jnp.int32)
-    if max_downscale == 1:
-        numbers, which, total = mapped_list(table, moving, camera, runs, static)
-        return (*_mapped_cells(table, numbers[which], run, total, static), total <= runs)
     sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
     keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per run below
     ends = jnp.cumsum(slot_runs)
@@ -241,7 +240,8 @@ def mapped_list(table: SpriteTable, moving, camera, runs: int, static=None):
     affine map: :func:`source_map`) stacked into one row (``[D, 13]``), each of the
     ``runs`` runs' slot, and how many runs the boxes take. A run gathers its slot's
     row once (a gather a number a run: the nine largest cost ar25 1.35 ms of 9.5:
-    benchmarks/RESULTS.md); its cells are :func:`_mapped_cells`."""
+    benchmarks/RESULTS.md); its cells are :func:`_mapped_cells`, painted by
+    :func:`_painted_by_chunks`."""
     sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
     keys = draw_keys(sprites.layer, sprites.order)
     ends = jnp.cumsum(slot_runs)
@@ -327,17 +327,17 @@ def _paint_runs(layer, size: int, rows, first_cols, packed):
 CHUNK = 32  # the runs of the list painted at a time (at most)
 
 
-def _painted_by_chunks(layer, table: SpriteTable, moving, camera, runs: int, static):
-    """``(layer, fits)``: the flat view ``layer`` with the moving slots' list of ``runs``
-    runs painted over it :data:`CHUNK` runs at a time, only as many chunks as its boxes
-    take (batched: as the batch's fullest view takes), not the whole list: the list is
-    sized for a game's fullest level, and a frame's boxes take a sixth to a half of it
+def _painted_by_chunks(layer, size: int, table: SpriteTable, moving, camera, runs: int, static):
+    """``(layer, fits)``: the flat view ``layer`` (``size`` x ``size`` cells) with the
+    moving slots' list of ``runs`` runs (of sprites not scaled down) painted over it
+    :data:`CHUNK` runs at a time, only as many chunks as its boxes take (batched: as
+    the batch's fullest view takes), not the whole list: the list is sized for a
+    game's fullest level, and a frame's boxes take a sixth to a half of it
     (benchmarks/RESULTS.md)."""
     numbers, which, total = mapped_list(table, moving, camera, runs, static)
     listed = jnp.minimum(total, runs)
     chunk = min(CHUNK, runs)
     which = jnp.pad(which, (0, -(-runs // chunk) * chunk - runs))
-    size = round(layer.shape[0] ** 0.5)
 
     def paint_chunk(k, layer, numbers, which, listed, table, static):
         run = k * chunk + jnp.arange(chunk, dtype=jnp.int32)
@@ -368,7 +368,8 @@ def paint_view(
     under = _static_view(backdrop, level, camera, size)
     moving = backdrop.moving[level]
     if max_downscale == 1:
-        painted, fits = _painted_by_chunks(under.reshape(-1), table, moving, camera, runs, static)
+        layer = under.reshape(-1)
+        painted, fits = _painted_by_chunks(layer, size, table, moving, camera, runs, static)
     else:
         rows, cols, packed, fits = moving_cells(table, moving, camera, runs, max_downscale, static)
         painted = _paint_runs(under.reshape(-1), size, rows[:, 0], cols[:, 0], packed)
