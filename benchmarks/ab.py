@@ -10,6 +10,7 @@ printed. Ratios from one
 process are the measurement (RESULTS.md).
 
     python benchmarks/ab.py HEAD~3 Arc3-Keys-v0,ForagaxBig-v5 1024 100
+    python benchmarks/ab.py HEAD~3 Arc3-tr87-v0 1024 20 --frames all
 """
 
 from __future__ import annotations
@@ -76,14 +77,33 @@ def benchmark(env, label: str, states, actions, num_steps: int) -> Benchmark:
     return compile_scan(env.env_id, label, rollout, states, actions, num_steps)
 
 
-def compare(env_id: str, versions: dict, num_envs: int, num_steps: int, rounds: int) -> str:
+def every_frame_benchmark(env, package, label: str, states, actions, num_steps: int):
+    """An ARC-AGI-3 game's functional batched step with every frame of each action
+    drawn (``frames="all"``: parity, replays, GIFs), on the env's game states."""
+    batch_step = importlib.import_module(f"{package.__name__}.envs.arc3").batch_step
+
+    def step(states, actions):
+        states, frames, info = batch_step(states, actions, env.game, "all")
+        return states, (frames, info["levels_completed"])
+
+    rollout = make_scan_rollout(step, num_steps)
+    return compile_scan(env.env_id, label, rollout, states.game_state, actions, num_steps)
+
+
+def compare(
+    env_id: str, versions: dict, num_envs: int, num_steps: int, rounds: int, frames: str
+) -> str:
     keys = jax.random.split(jax.random.key(0), num_envs)
     runs = {}
     for label, package in versions.items():
         env = package.make(env_id)
         # The same draws, as each version's own action type.
         actions = random_actions(env, package, num_steps, num_envs)
-        runs[label] = benchmark(env, label, env.batch_reset(keys)[0], actions, num_steps)
+        states = env.batch_reset(keys)[0]
+        if frames == "all":
+            runs[label] = every_frame_benchmark(env, package, label, states, actions, num_steps)
+        else:
+            runs[label] = benchmark(env, label, states, actions, num_steps)
     totals = {label: jax.device_get(run.run()[1]) for label, run in runs.items()}
     timings = time_in_turns([runs["old"].run, runs["new"].run], rounds)
     old_seconds = [old for old, _ in timings]
@@ -106,11 +126,18 @@ def main() -> None:
     parser.add_argument("num_envs", type=int, nargs="?", default=1024)
     parser.add_argument("steps", type=int, nargs="?", default=100)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument(
+        "--frames",
+        choices=["last", "all"],
+        default="last",
+        help="ARC-AGI-3: Arc3Env's step (last frame), or every frame of each action",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         versions = {"old": old_gridax(args.old, Path(folder)), "new": gridax}
         for env_id in args.ids.split(","):
-            print(compare(env_id, versions, args.num_envs, args.steps, args.rounds), flush=True)
+            row = compare(env_id, versions, args.num_envs, args.steps, args.rounds, args.frames)
+            print(row, flush=True)
 
 
 if __name__ == "__main__":
