@@ -100,6 +100,8 @@ def compare(
         # The same draws, as each version's own action type.
         actions = random_actions(env, package, num_steps, num_envs)
         states = env.batch_reset(keys)[0]
+        if frames == "all" and not hasattr(env, "game"):
+            raise ValueError(f"--frames all is for ARC-AGI-3 games, not {env_id}")
         if frames == "all":
             runs[label] = every_frame_benchmark(env, package, label, states, actions, num_steps)
         else:

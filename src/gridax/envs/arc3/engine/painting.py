@@ -201,7 +201,7 @@ def moving_cells(table: SpriteTable, moving, camera, runs: int, max_downscale: i
     on the ports with the longest lists, benchmarks/RESULTS.md). ``static``: where the
     level bank holds the pixels of moving slots the rule never repaints. For a game
     that scales sprites down (``max_downscale`` > 1); the others' lists are painted in
-    chunks from :func:`mapped_list`."""
+    chunks from :func:`_mapped_list`."""
     run = jnp.arange(runs, dtype=jnp.int32)
     sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
     keys = draw_keys(sprites.layer, sprites.order)  # per slot, gathered per run below
@@ -234,14 +234,14 @@ def _slots_of_runs(ends, runs: int):
     return jnp.minimum(jnp.cumsum(ended[:runs]), ends.shape[0] - 1)
 
 
-def mapped_list(table: SpriteTable, moving, camera, runs: int, static=None):
-    """``(numbers, which, total)``: :func:`moving_cells`' list for sprites not scaled
-    down, as each moving slot's numbers (its box's runs, its draw key, its pixels'
-    affine map: :func:`source_map`) stacked into one row (``[D, 13]``), each of the
-    ``runs`` runs' slot, and how many runs the boxes take. A run gathers its slot's
-    row once (a gather a number a run: the nine largest cost ar25 1.35 ms of 9.5:
-    benchmarks/RESULTS.md); its cells are :func:`_mapped_cells`, painted by
-    :func:`_painted_by_chunks`."""
+def _mapped_list(table: SpriteTable, moving, camera, runs: int, static=None):
+    """``(numbers, which, total)``: the moving slots' list for sprites not scaled down
+    (:func:`moving_cells` is the scaled-down games'), as each moving slot's numbers
+    (its box's runs, its draw key, its pixels' affine map: :func:`source_map`) stacked
+    into one row (``[D, 13]``), each of the ``runs`` runs' slot, and how many runs the
+    boxes take. A run gathers its slot's row once (a gather a number a run: the nine
+    largest cost ar25 1.35 ms of 9.5: benchmarks/RESULTS.md); its cells are
+    :func:`_mapped_cells`, painted by :func:`_painted_by_chunks`."""
     sprites, (top, left, right), runs_a_row, slot_runs = _boxes_on_view(table, moving, camera)
     keys = draw_keys(sprites.layer, sprites.order)
     ends = jnp.cumsum(slot_runs)
@@ -264,7 +264,7 @@ def mapped_list(table: SpriteTable, moving, camera, runs: int, static=None):
 
 def _mapped_cells(table: SpriteTable, numbers, run, total, static):
     """``(rows, cols, packed)`` of the runs ``run`` (``[R]``), each with its slot's
-    numbers (``[R, 13]``, :func:`mapped_list`), up to run ``total``: a cell reads its
+    numbers (``[R, 13]``, :func:`_mapped_list`), up to run ``total``: a cell reads its
     pixel at ``start + along_rows * row + along_cols * column``."""
     first_run, runs_a_row, top, left, right, key, below, beside, up, start, along_rows, \
         along_cols, held = jnp.moveaxis(numbers, -1, 0)  # fmt: skip
@@ -332,9 +332,9 @@ def _painted_by_chunks(layer, size: int, table: SpriteTable, moving, camera, run
     moving slots' list of ``runs`` runs (of sprites not scaled down) painted over it
     :data:`CHUNK` runs at a time, only as many chunks as its boxes take (batched: as
     the batch's fullest view takes), not the whole list: the list is sized for a
-    game's fullest level, and a frame's boxes take a sixth to a half of it
-    (benchmarks/RESULTS.md)."""
-    numbers, which, total = mapped_list(table, moving, camera, runs, static)
+    game's fullest level, and in the bench's play a frame's boxes took a sixteenth
+    (tu93) to three quarters (cd82) of it (benchmarks/RESULTS.md)."""
+    numbers, which, total = _mapped_list(table, moving, camera, runs, static)
     listed = jnp.minimum(total, runs)
     chunk = min(CHUNK, runs)
     which = jnp.pad(which, (0, -(-runs // chunk) * chunk - runs))
