@@ -105,6 +105,7 @@ __all__ = [
     "draw_rect",
     "draw_sprite",
     "draw_square",
+    "drawn_pixel",
     "drawn_rarely",
     "drawn_size",
     "either",
@@ -326,6 +327,16 @@ def pixel_cells(state: Arc3State) -> tuple[Int32[Array, "N P P"], Int32[Array, "
     sprites pixel by pixel in the world (what overlaps what), with masks over the source
     pixels."""
     return sprites.world_cells(state.table)
+
+
+def drawn_pixel(state: Arc3State, slot, x, y, game: Game) -> jax.Array:
+    """The pixel sprite ``slot`` draws at world cell ``(x, y)`` (any shape: rotated,
+    mirrored and scaled as drawn; ``TRANSPARENT`` off its box), static sprites' included
+    wherever the engine keeps them: what a rule tests a cell against, as arcengine's
+    ``collides_with`` does with a sprite of its own making (any pixel but -1 is solid)."""
+    table = state.table
+    static = static_pixels(state, game)
+    return sprites.pixel_at(table, slot, y - table.y[slot], x - table.x[slot], game.max_downscale, static)
 
 
 def source_pixel(state: Arc3State, slot, row, col, game: Game) -> jax.Array:

@@ -12,6 +12,7 @@ from gridax.envs.arc3.games import (
     explore,
     ft09,
     glue,
+    ka59,
     keys,
     lights,
     ls20,
@@ -31,7 +32,7 @@ from gridax.envs.arc3.games import (
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
 PORTED = (
-    ar25, cd82, cn04, ft09, ls20, m0r0, r11l, s5i5, sk48, sp80, su15, tn36, tr87, tu93, vc33,
+    ar25, cd82, cn04, ft09, ka59, ls20, m0r0, r11l, s5i5, sk48, sp80, su15, tn36, tr87, tu93, vc33,
     wa30,
 )  # fmt: skip
 
@@ -48,6 +49,7 @@ __all__ = [
     "explore",
     "ft09",
     "glue",
+    "ka59",
     "keys",
     "lights",
     "ls20",

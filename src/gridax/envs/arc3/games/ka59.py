@@ -1,0 +1,557 @@
+"""ka59, ARC Prize's public ARC-AGI-3 game (version 9f096b4a), as JAX rules.
+
+Blocks (3 or 6 cells a side, framed in colour 14) lie in a walled yard with gulches in
+it, beside stones (nine-cell crosses and smaller) and bombs. One block is selected (its
+centre drawn 0; the others' 4 once they have been selected, 5 before). The level is
+won when every block frame (``rktpmjcpkt``) holds a block exactly inside its border,
+and every stone frame (``ucjzrlvfkb``) a stone. Each level allows as many actions as
+its step counter (a bar along the bottom row: ``round(64 * left / counter)`` pixels of
+colour 4 from the left, the rest 0); the action that spends the last loses.
+
+- **ACTION1-4** move the selected block 3 cells, unless it would then touch a wall or
+  a gulch. Where it would touch blocks, stones or bombs instead, it stays and *shoves*
+  them: each slides 3 cells a frame, pushing what it meets in turn, until a wall stops
+  it, or, after 5 frames, as soon as it is off every gulch. A black line (a sprite of
+  its own, layer 0) marks the shoving side of the block while the shove lasts.
+- **ACTION6** on a block selects it.
+- Bombs count down: each move (not a shove; a shove when it ends) paints the first row
+  of each bomb that is not yet colour 12 in 12; a bomb whose last row is painted
+  explodes: for 3 frames a blast grows from it (catalogue ``explode-<size>-<n>``,
+  turned away from the bomb's face) and shoves what it touches 3 cells the bomb's way;
+  then the bomb turns all 13 (to count down again) and everything ever shoved that
+  lies on a gulch slides on, a frame at a time, until none moves.
+- After every action, each block's frame is painted 14 and each side of the selected
+  block that touches another block, stone or bomb is painted 0.
+
+The original's structures are memory: the selected block (``selected``), the shoved
+sprites (``shoving``, in sprite order) and each sprite's last shove (``heading``,
+``shoved``), the exploding bombs (``exploding``), the animation's frame count
+(``frame``) and the steps left (``steps``). The levels hold two sprites the original
+makes during play: the shoving line (``collider``) and each bomb's three blasts.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.rules import Game, Level, Var
+
+DATA = rules.official.load("ka59")
+BLOCK, STONE, BOMB = "xlfuqjygey", "nnckfubbhi", "gobzaprasa"  # tags
+WALL, GULCH, BLOCK_FRAME, STONE_FRAME = "divgcilurm", "vwjqkxkyxm", "rktpmjcpkt", "ucjzrlvfkb"
+COLLIDER = "collider"  # the kind of the shoving line's sprite (the original's has no name)
+KINDS = (*DATA.kinds, COLLIDER)
+TAGS = DATA.tags
+STEP = 3  # cells a move, a shove and a blast's push take
+SELECTED, DESELECTED = 0, 4  # a block's centre
+FRAMED, TOUCHING = 14, 0  # a block's border, and a side of the selected block that touches
+TICKED, FRESH = 12, 13  # a bomb's rows
+SLIDE_FRAMES = 5  # a shoved sprite slides this many frames at least
+BLAST_FRAMES = 3
+PIXELS = 8  # the shoving line's grid (a block of 6 and a cell around); blocks, bombs: 6
+REACH = 9  # the largest shoved sprite (a stone)
+LINE = 6  # the cells a side of a block has at most
+
+
+def _tagged_slots(sprites, *tags) -> list[int]:
+    return [i for i, s in enumerate(sprites) if set(tags) & set(s.tags)]
+
+
+def _padded(slots, size: int) -> list[int]:
+    return list(slots) + [-1] * (size - len(slots))
+
+
+LEVEL_SPRITES = [level.sprites for level in DATA.levels]
+MAX_PUSHABLE = max(len(_tagged_slots(s, BLOCK, STONE, BOMB)) for s in LEVEL_SPRITES)
+MAX_BOMBS = max(len(_tagged_slots(s, BOMB)) for s in LEVEL_SPRITES)
+MAX_WALLS = max(len(_tagged_slots(s, WALL)) for s in LEVEL_SPRITES)
+MAX_GULCHES = max(len(_tagged_slots(s, GULCH)) for s in LEVEL_SPRITES)
+MAX_FRAMES = max(len(_tagged_slots(s, BLOCK_FRAME, STONE_FRAME)) for s in LEVEL_SPRITES)
+COLLIDER_SPRITE = rules.Sprite(
+    pixels=((rules.TRANSPARENT,) * PIXELS,) * PIXELS, kind=COLLIDER, tags=("Collider",)
+)
+
+
+def _level(number: int) -> Level:
+    declared = DATA.levels[number]
+    sprites = list(declared.sprites)
+    if any("Enemy" in s.tags for s in sprites):
+        raise ValueError(f"ka59 level {number + 1}: an enemy, which the port does not move")
+    bombs = _tagged_slots(sprites, BOMB)
+    shovable = _tagged_slots(sprites, BLOCK, STONE, BOMB)
+    # What a blast and the end of an explosion go through: stones, bombs, then blocks.
+    by_kind = _tagged_slots(sprites, STONE) + bombs + _tagged_slots(sprites, BLOCK)
+    collider = len(sprites)
+    sprites.append(COLLIDER_SPRITE)
+    blasts = []
+    for bomb in bombs:
+        size = len(sprites[bomb].pixels[0])
+        blasts.append([len(sprites) + n for n in range(BLAST_FRAMES)])
+        sprites += [DATA.catalogue[f"explode-{size}-{n + 1}"] for n in range(BLAST_FRAMES)]
+    frames = _tagged_slots(sprites, BLOCK_FRAME, STONE_FRAME)
+    frames = [(f, BLOCK if BLOCK_FRAME in sprites[f].tags else STONE) for f in frames]
+    memory = {
+        "steps": declared.data["StepCounter"],
+        "budget": declared.data["StepCounter"],
+        "first_block": _tagged_slots(sprites, BLOCK)[0],
+        "shovable": _padded(shovable, MAX_PUSHABLE),
+        "by_kind": _padded(by_kind, MAX_PUSHABLE),
+        "bombs": _padded(bombs, MAX_BOMBS),
+        "blasts": blasts + [[-1] * BLAST_FRAMES] * (MAX_BOMBS - len(blasts)),
+        "walls": _padded(_tagged_slots(sprites, WALL), MAX_WALLS),
+        "gulches": _padded(_tagged_slots(sprites, GULCH), MAX_GULCHES),
+        "frames": _padded([f for f, _ in frames], MAX_FRAMES),
+        "frames_hold_blocks": [k == BLOCK for _, k in frames] + [False] * (MAX_FRAMES - len(frames)),
+        "collider": collider,
+    }
+    return Level(tuple(sprites), declared.grid_size, memory, declared.name)
+
+
+LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
+NUM_SLOTS = max(len(level.sprites) for level in LEVELS)
+# A bomb's shove by its turn (0, 90, 180, 270 degrees): down, left, up, right.
+HEADINGS = np.array([(0, STEP), (-STEP, 0), (0, -STEP), (STEP, 0)], np.int32)
+
+
+def _tag(name: str) -> int:
+    return TAGS.index(name)
+
+
+# --- touching, shoving ----------------------------------------------------------------
+
+
+def _touches(state, slot, among, game: Game):
+    """Sprite ``slot`` (at most :data:`REACH` cells) collides with any of ``among``."""
+    return jnp.any(rules.collisions(state, jnp.maximum(slot, 0), game, REACH, among))
+
+
+def _shove(state, root, heading, game: Game):
+    """The original's shove of sprite ``root`` by ``heading`` (``(dx, dy)``): it moves,
+    unless it then touches a wall; every shovable sprite it touches there is shoved in
+    turn (in sprite order, depth first); where one of them is stopped, every sprite
+    whose shove is still in progress goes back (those whose shoves ended stay moved).
+    ``(state, stopped)``."""
+    m = state.memory
+    shovable, walls = m["shovable"], m["walls"]
+    depth_most = shovable.shape[0] + 1
+    dx, dy = heading[0], heading[1]
+    root = jnp.maximum(root, 0)
+    state = rules.move(state, root, dx, dy)
+    stopped = _touches(state, root, walls, game)
+    state = rules.move(state, root, -dx, -dy, stopped)
+    stack = jnp.full(depth_most + 1, -1, jnp.int32).at[0].set(root)
+    touching = rules.collisions(state, root, game, REACH, shovable) & ~stopped
+    waiting = jnp.zeros((depth_most + 1, shovable.shape[0]), bool).at[0].set(touching)
+
+    def going(carry):
+        depth, count = carry[3], carry[5]
+        return (depth > 0) & (count < 4 * depth_most)
+
+    def one(carry):
+        state, stack, waiting, depth, stopped, count = carry
+        top = depth - 1
+        more = jnp.any(waiting[top])
+        k = jnp.argmax(waiting[top])
+        waiting = waiting.at[top, k].set(False)
+        other = jnp.maximum(shovable[k], 0)
+        state = rules.move(state, other, dx, dy, more)
+        blocked = more & _touches(state, other, walls, game)
+        state = rules.move(state, other, -dx, -dy, blocked)
+        in_progress = rules.mask_of(state, stack, jnp.arange(stack.shape[0]) < depth)
+        state = rules.move(state, in_progress, -dx, -dy, blocked)
+        entering = more & ~blocked
+        stack = stack.at[depth].set(jnp.where(entering, other, stack[depth]), mode="drop")
+        touched = rules.collisions(state, other, game, REACH, shovable)
+        waiting = waiting.at[depth].set(jnp.where(entering, touched, waiting[depth]), mode="drop")
+        depth = jnp.where(blocked, 0, jnp.where(more, depth + 1, depth - 1))
+        return state, stack, waiting, depth, stopped | blocked, count + 1
+
+    depth = jnp.where(stopped, 0, 1)
+    carry = (state, stack, waiting, depth, stopped, jnp.int32(0))
+    state, _, _, _, stopped, _ = jax.lax.while_loop(going, one, carry)
+    return state, stopped
+
+
+def _shove_where(state, slot, heading, game: Game, when):
+    shoved, stopped = _shove(state, slot, heading, game)
+    return rules.where(when, shoved, state), when & stopped
+
+
+def _on_gulch(state, slot, game: Game):
+    return _touches(state, slot, state.memory["gulches"], game)
+
+
+def _remember_heading(state, slot, heading, when):
+    m = state.memory
+    state = rules.set_memory(state, "heading", m["heading"].at[slot].set(heading), when)
+    return rules.set_memory(state, "shoved", m["shoved"].at[slot].set(True), when)
+
+
+# --- painting blocks and bombs --------------------------------------------------------
+
+
+def _grid_masks(state):
+    """``(rows, cols, inside)``: each slot's grid indices and its own ``height x width``."""
+    table = state.table
+    rows = jnp.arange(PIXELS)[None, :, None]
+    cols = jnp.arange(PIXELS)[None, None, :]
+    inside = (rows < table.height[:, None, None]) & (cols < table.width[:, None, None])
+    return rows, cols, inside
+
+
+def _centre(height, width):
+    """A block's centre cells in its grid (the middle one, or two, of each side)."""
+    rows = jnp.arange(PIXELS)[:, None]
+    cols = jnp.arange(PIXELS)[None, :]
+    down = jnp.where(height == 3, rows == 1, (rows >= 2) & (rows < 4))
+    across = jnp.where(width == 3, cols == 1, (cols >= 2) & (cols < 4))
+    return down & across
+
+
+def _mark(state, slot, colour, when=True):
+    """Block ``slot``'s centre painted ``colour``."""
+    table = state.table
+    grid = table.pixels[slot]
+    centre = _centre(table.height[slot], table.width[slot])
+    return rules.repaint(state, slot, jnp.where(centre, jnp.int8(colour), grid), when)
+
+
+def _select(state, slot, when=True):
+    state = _mark(state, state.memory["selected"], DESELECTED, when)
+    state = _mark(state, slot, SELECTED, when)
+    return rules.set_memory(state, "selected", slot, when)
+
+
+def _side_cells(state):
+    """``(x, y, real)``, each ``[4, LINE]``: the cells along the top, bottom, left and
+    right of the selected block, just outside it."""
+    table = state.table
+    a = state.memory["selected"]
+    x, y, height, width = table.x[a], table.y[a], table.height[a], table.width[a]
+    along = jnp.arange(LINE)
+    xs = jnp.stack([x + along, x + along, jnp.full(LINE, x - 1), jnp.full(LINE, x + width)])
+    ys = jnp.stack([jnp.full(LINE, y - 1), jnp.full(LINE, y + height), y + along, y + along])
+    real = along[None, :] < jnp.stack([width, width, height, height])[:, None]
+    return xs, ys, real
+
+
+def _frame_blocks(state, game: Game):
+    """Every block's border painted 14, and each side of the selected block that touches
+    another block, stone or bomb painted 0 (its whole row or column)."""
+    m = state.memory
+    table = state.table
+    rows, cols, inside = _grid_masks(state)
+    height, width = table.height[:, None, None], table.width[:, None, None]
+    border = inside & ((rows == 0) | (cols == 0) | (rows == height - 1) | (cols == width - 1))
+    blocks = rules.tagged(state, _tag(BLOCK))[:, None, None]
+    pixels = jnp.where(blocks & border, jnp.int8(FRAMED), table.pixels)
+    state = rules.repaint(state, rules.tagged(state, _tag(BLOCK)), pixels)
+    xs, ys, real = _side_cells(state)
+    a = m["selected"]
+    others = m["by_kind"]
+
+    def touched_by(other):
+        pixel = rules.drawn_pixel(state, jnp.maximum(other, 0), xs, ys, game)
+        solid = (pixel != rules.TRANSPARENT) & real
+        return (other >= 0) & (other != a) & jnp.any(solid, axis=1)  # [4]
+
+    sides = jnp.any(jax.vmap(touched_by)(others), axis=0)
+    grid = state.table.pixels[a]
+    h, w = table.height[a], table.width[a]
+    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
+    own = (r < h) & (c < w)
+    line = (
+        (sides[0] & (r == 0))
+        | (sides[1] & (r == h - 1))
+        | (sides[2] & (c == 0))
+        | (sides[3] & (c == w - 1))
+    )
+    return rules.repaint(state, a, jnp.where(own & line, jnp.int8(TOUCHING), grid))
+
+
+def _tick_bombs(state):
+    """Each bomb's first row not yet 12 painted 12: ``(state, exploded)``, ``[MAX_BOMBS]``
+    the bombs whose last row that was."""
+    table = state.table
+    rows, cols, inside = _grid_masks(state)
+    left = table.pixels[:, :, 0]  # [N, P]
+    unticked = (left != TICKED) & (jnp.arange(PIXELS)[None, :] < table.height[:, None])
+    some = jnp.any(unticked, axis=1)
+    first = jnp.argmax(unticked, axis=1)
+    bombs = rules.tagged(state, _tag(BOMB)) & some
+    row = inside & (rows == first[:, None, None]) & bombs[:, None, None]
+    state = rules.repaint(state, bombs, jnp.where(row, jnp.int8(TICKED), table.pixels))
+    exploded = bombs & (first == table.height - 1)
+    slots = state.memory["bombs"]
+    return state, (slots >= 0) & exploded[jnp.maximum(slots, 0)]
+
+
+def _after_moves(state):
+    """The bombs' count after a move or a shove: exploding ones start their blasts."""
+    state, exploded = _tick_bombs(state)
+    state = rules.set_memory(state, "exploding", exploded)
+    return rules.set_memory(state, "frame", 0), jnp.any(exploded)
+
+
+# --- an action's end ------------------------------------------------------------------
+
+
+def _solved(state):
+    """Every frame holds a block (or a stone) exactly inside its border."""
+    m = state.memory
+    table = state.table
+    height, width = rules.drawn_size(state)
+    frames = jnp.maximum(m["frames"], 0)
+    inside = (
+        (table.x[None, :] == table.x[frames][:, None] + 1)
+        & (table.y[None, :] == table.y[frames][:, None] + 1)
+        & (height[None, :] == height[frames][:, None] - 2)
+        & (width[None, :] == width[frames][:, None] - 2)
+    )
+    kind = jnp.where(
+        m["frames_hold_blocks"][:, None],
+        rules.tagged(state, _tag(BLOCK))[None, :],
+        rules.tagged(state, _tag(STONE))[None, :],
+    )
+    held = jnp.any(inside & kind, axis=1)
+    return jnp.all(held | (m["frames"] < 0))
+
+
+def _end_action(state, game: Game):
+    """Every action's end: the blocks framed, the level won or the last step lost."""
+    state = _frame_blocks(state, game)
+    solved = _solved(state)
+    state = rules.next_level(state, len(game.levels), solved)
+    state = rules.lose(state, ~solved & (state.memory["steps"] == 0))
+    return rules.complete(state)
+
+
+# --- the first frame of an action -----------------------------------------------------
+
+
+def _collider_grid(side, height, width):
+    """The shoving line's pixels: 0 along ``side`` (0-3: top, bottom, left, right) of a
+    block of ``height x width`` cells, one cell out, in a grid from its corner less one."""
+    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
+    across = (c >= 1) & (c <= width)
+    down = (r >= 1) & (r <= height)
+    line = jnp.stack(
+        [(r == 0) & across, (r == height + 1) & across, (c == 0) & down, (c == width + 1) & down]
+    )[side]  # (each [P, P])
+    return jnp.where(line, jnp.int8(0), jnp.int8(rules.TRANSPARENT))
+
+
+def _start_shove(state, touching, heading, side, when):
+    """The shove of the sprites ``touching`` (``[MAX_PUSHABLE]``) begins: the line on
+    the selected block's ``side`` added, that side of its frame painted 14."""
+    m = state.memory
+    table = state.table
+    a, collider = m["selected"], m["collider"]
+    height, width = table.height[a], table.width[a]
+    state = rules.set_memory(state, "shoving", touching, when)
+    state = rules.set_memory(state, "frame", 0, when)
+    slots = jnp.where(touching, m["shovable"], -1)
+    shoved = rules.mask_of(state, slots)
+    state = rules.set_memory(state, "heading", jnp.where(shoved[:, None], heading, m["heading"]), when)
+    state = rules.set_memory(state, "shoved", m["shoved"] | shoved, when)
+    state = rules.repaint(state, collider, _collider_grid(side, height, width), when)
+    state = rules.place(state, collider, table.x[a] - 1, table.y[a] - 1, when)
+    state = rules.add_again(state, collider, when)
+    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
+    own = (r < height) & (c < width)
+    edge = jnp.stack(jnp.broadcast_arrays(r == 0, r == height - 1, c == 0, c == width - 1))[side]
+    grid = state.table.pixels[a]
+    return rules.repaint(state, a, jnp.where(own & edge, jnp.int8(FRAMED), grid), when)
+
+
+# ACTION1-4's side of the block that shoves: up, down, left, right.
+SIDES = np.array([0, 0, 1, 2, 3, 0, 0, 0], np.int32)
+
+
+def rule(state, action, game: Game):
+    """An action's first frame (no animation is running when an action starts)."""
+    m = state.memory
+    acting = jnp.isin(action.id, jnp.asarray(game.available_actions))
+    state = rules.set_memory(state, "steps", jnp.maximum(m["steps"] - 1, 0), acting)
+    arrow = (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4)
+    heading = STEP * rules.arrow_step(action)
+    a = m["selected"]
+    moved = rules.move(state, a, heading[0], heading[1])
+    barriers = jnp.concatenate([m["walls"], m["gulches"]])
+    barred = _touches(moved, a, barriers, game)
+    touching = rules.collisions(moved, a, game, REACH, m["shovable"]) & ~barred
+    shoving = arrow & jnp.any(touching)
+    state = rules.where(arrow & ~barred & ~shoving, moved, state)
+    state = _start_shove(state, touching, heading, jnp.asarray(SIDES)[action.id], shoving)
+    ticked, exploding = _after_moves(state)
+    state = rules.where(arrow & ~shoving, ticked, state)
+    x, y, on_view = rules.clicked_cell(state, action)
+    hit = rules.sprite_at(state, x, y, game, _tag(BLOCK))
+    state = _select(state, hit, (action.id == rules.CLICK) & on_view & (hit >= 0))
+    waiting = shoving | (arrow & exploding)
+    return rules.where(waiting, state, _end_action(state, game))
+
+
+# --- the frames after it: shoves and explosions ---------------------------------------
+
+
+def _shove_frame(state, game: Game):
+    """A frame of a shove: each shoved sprite in turn slides on, unless it has settled
+    (``SLIDE_FRAMES`` on, off every gulch) or is stopped; when all have, the line goes
+    and the bombs count."""
+    m = state.memory
+    shovable = m["shovable"]
+
+    def one(k, carry):
+        state, settled_all = carry
+        slot = jnp.maximum(shovable[k], 0)
+        shoving = state.memory["shoving"][k]
+        settled = (state.memory["frame"] >= SLIDE_FRAMES) & ~_on_gulch(state, slot, game)
+        heading = state.memory["heading"][slot]
+        state, stopped = _shove_where(state, slot, heading, game, shoving & ~settled)
+        return state, settled_all & (~shoving | settled | stopped)
+
+    state, settled = jax.lax.fori_loop(0, shovable.shape[0], one, (state, jnp.bool_(True)))
+    going = rules.set_memory(state, "frame", state.memory["frame"] + 1)
+    going = rules.complete(_frame_blocks(going, game), False)
+    ended = rules.remove(state, m["collider"])
+    ended = rules.set_memory(ended, "shoving", False)
+    ended, exploding = _after_moves(ended)
+    ended = rules.where(exploding, ended, _end_action(ended, game))
+    return rules.where(settled, ended, going)
+
+
+def _blast_frame(state, game: Game):
+    """Frames 1-3 of an explosion: each exploding bomb's next blast added, shoving every
+    stone, bomb and block it touches the bomb's way."""
+    m = state.memory
+    frame = m["frame"]
+    by_kind = m["by_kind"]
+
+    def one_bomb(j, state):
+        bomb = jnp.maximum(m["bombs"][j], 0)
+        blast = m["blasts"][j, jnp.minimum(frame, BLAST_FRAMES - 1)]
+        exploding = m["exploding"][j]
+        table = state.table
+        turn = table.quarter_turns[bomb]
+        out = STEP * (frame + 1)
+        state = rules.place(state, blast, table.x[bomb] - out, table.y[bomb] - out, exploding)
+        state = rules.set_rotation(state, blast, ((turn + 2) % 4) * 90, exploding)
+        state = rules.add_again(state, blast, exploding)
+        heading = jnp.asarray(HEADINGS)[turn]
+
+        def one_sprite(i, state):
+            slot = jnp.maximum(by_kind[i], 0)
+            hit = exploding & (by_kind[i] >= 0) & _touches(state, slot, blast[None], game)
+            state, _ = _shove_where(state, slot, heading, game, hit)
+            return _remember_heading(state, slot, heading, hit)
+
+        return jax.lax.fori_loop(0, by_kind.shape[0], one_sprite, state)
+
+    state = jax.lax.fori_loop(0, m["bombs"].shape[0], one_bomb, state)
+    state = _frame_blocks(state, game)
+    state = rules.set_memory(state, "frame", frame + 1)
+    return rules.complete(state, False)
+
+
+def _settle_frame(state, game: Game):
+    """An explosion's frames after its blasts: the blasts go, the exploded bombs turn
+    all 13, and every sprite ever shoved that lies on a gulch slides on its way; when
+    none moves, the action ends."""
+    m = state.memory
+    blasts = rules.mask_of(state, m["blasts"])
+    state = rules.remove(state, blasts)
+    exploded = rules.mask_of(state, m["bombs"], m["exploding"])
+    _, _, inside = _grid_masks(state)
+    fresh = jnp.where(inside & exploded[:, None, None], jnp.int8(FRESH), state.table.pixels)
+    state = rules.repaint(state, exploded, fresh)
+    by_kind = m["by_kind"]
+
+    def one(i, carry):
+        state, slid = carry
+        slot = jnp.maximum(by_kind[i], 0)
+        go = (by_kind[i] >= 0) & state.memory["shoved"][slot] & _on_gulch(state, slot, game)
+        state, stopped = _shove_where(state, slot, state.memory["heading"][slot], game, go)
+        return state, slid | (go & ~stopped)
+
+    state, slid = jax.lax.fori_loop(0, by_kind.shape[0], one, (state, jnp.bool_(False)))
+    ended = _end_action(rules.set_memory(state, "exploding", False), game)
+    return rules.where(slid, rules.complete(state, False), ended)
+
+
+def animate(state, action, game: Game):
+    """The frames after an action's first: a shove's, or an explosion's (rarer: run on
+    the envs in one only)."""
+    m = state.memory
+    shoving = jnp.any(m["shoving"])
+    blasting = ~shoving & (m["frame"] < BLAST_FRAMES)
+    state = rules.when_any(shoving, functools.partial(_shove_frame, game=game), state)
+    state = rules.rarely(blasting, functools.partial(_blast_frame, game=game), state)
+    settling = ~shoving & ~blasting
+    return rules.rarely(settling, functools.partial(_settle_frame, game=game), state)
+
+
+def on_set_level(state, game: Game):
+    """The sprites the original makes during play taken out; the first block selected
+    and every block framed."""
+    m = state.memory
+    reserved = rules.mask_of(state, m["blasts"]) | rules.mask_of(state, m["collider"])
+    state = rules.remove(state, reserved)
+    state = _mark(state, m["first_block"], SELECTED)
+    state = rules.set_memory(state, "selected", m["first_block"])
+    return _frame_blocks(state, game)
+
+
+def ui(state, frame, game: Game):
+    """The steps left: ``round(64 * left / counter)`` pixels of colour 4 along the bottom
+    row from the left, the rest 0."""
+    m = state.memory
+    left = rules.rounded_share(m["steps"], m["budget"], rules.SCREEN)
+    frame = rules.draw_rect(frame, 0, rules.SCREEN - 1, rules.SCREEN, 1, 0)
+    return rules.draw_rect(frame, 0, rules.SCREEN - 1, left, 1, 4)
+
+
+def _kinds_tagged(*tags) -> tuple[str, ...]:
+    sprites = [s for level in LEVEL_SPRITES for s in level] + list(DATA.catalogue.values())
+    return tuple(sorted({s.kind for s in sprites if set(tags) & set(s.tags)}))
+
+
+GAME = Game(
+    **{**DATA.game_fields(), "kinds": KINDS, "tags": (*TAGS, "Collider")},
+    static_kinds=_kinds_tagged(WALL, GULCH, BLOCK_FRAME, STONE_FRAME),
+    repainted_kinds=(*_kinds_tagged(BLOCK, BOMB), COLLIDER),
+    levels=LEVELS,
+    rule=rule,
+    animate=animate,
+    num_slots=NUM_SLOTS,
+    pixel_size=PIXELS,
+    reach=72,  # the largest sprite (a gulch); collisions pass their own size
+    memory={
+        "steps": Var(),
+        "budget": Var(value=1),
+        "first_block": Var(),
+        "selected": Var(),
+        "collider": Var(),
+        "shovable": Var(shape=(MAX_PUSHABLE,), value=-1),
+        "by_kind": Var(shape=(MAX_PUSHABLE,), value=-1),
+        "bombs": Var(shape=(MAX_BOMBS,), value=-1),
+        "blasts": Var(shape=(MAX_BOMBS, BLAST_FRAMES), value=-1),
+        "walls": Var(shape=(MAX_WALLS,), value=-1),
+        "gulches": Var(shape=(MAX_GULCHES,), value=-1),
+        "frames": Var(shape=(MAX_FRAMES,), value=-1),
+        "frames_hold_blocks": Var("bool", (MAX_FRAMES,)),
+        "shoving": Var("bool", (MAX_PUSHABLE,)),
+        "heading": Var(shape=(NUM_SLOTS, 2)),
+        "shoved": Var("bool", (NUM_SLOTS,)),
+        "exploding": Var("bool", (MAX_BOMBS,)),
+        "frame": Var(),
+    },
+    max_frames=64,
+    ui=ui,
+    on_set_level=on_set_level,
+)
