@@ -208,12 +208,18 @@ SCRIPTED = {
 }
 
 
+# Levels a port plays again from their start with no RESET (``2 * count`` random actions,
+# clicks on sprites): where a mechanic needs many actions in a row (ka59's bombs count
+# down 3-6 moves, then blast what they face onto gulches that it slides along).
+UNBROKEN = {"ka59": (4, 5, 6)}
+
+
 def official_episodes(game, seed: int, count: int) -> list[dict]:
     """Per level, ``count`` random actions from its start (``set_level``); then one long
     episode from the first level with no RESET and every click on a sprite (``5 *
     count`` actions: into the limits on actions that many games have, and their
     GAME_OVER); for a game with undo, the undo episode of :func:`random_episodes` (from
-    the first level); then the game's ``SCRIPTED`` episodes."""
+    the first level); then the game's ``SCRIPTED`` episodes and its ``UNBROKEN`` plays."""
     rng = np.random.default_rng(seed)
     episodes = [
         {"start_level": n, "actions": random_actions(rng, game, count, sprite_pixels(game, n))}
@@ -225,7 +231,14 @@ def official_episodes(game, seed: int, count: int) -> list[dict]:
     if UNDO in game.available_actions:
         undoing = random_episodes(game, seed, count)[-1]
         episodes.append({"start_level": 0, "actions": undoing})
-    return episodes + SCRIPTED.get(game.name, [])
+    unbroken = [
+        {
+            "start_level": n,
+            "actions": random_actions(rng, game, 2 * count, sprite_pixels(game, n), 0.0),
+        }
+        for n in UNBROKEN.get(game.name, ())
+    ]
+    return episodes + SCRIPTED.get(game.name, []) + unbroken
 
 
 def random_episodes(game, seed: int, count: int) -> list[list[list[int]]]:

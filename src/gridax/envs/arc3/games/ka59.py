@@ -516,6 +516,25 @@ def ui(state, frame, game: Game):
     return rules.draw_rect(frame, 0, rules.SCREEN - 1, left, 1, 4)
 
 
+# Winning runs found by a beam search over the rules (tests/tools/solve_ka59.py) and
+# checked on the official file (the recorded trace's last episode).
+SOLUTIONS = (
+    (4, 4, 4, 3, 2, 3, 3, 3, (6, 43, 31), 1, 4),
+    ((6, 37, 55), 1, 4, 4, 4, 4, 1, 3, 2, 4, (6, 18, 48), 2, 3, 1, 1, 1, 3, 3, (6, 13, 21),
+     1, 1, 1, 3, (6, 42, 34), 2, 2, 4, 4, 4, 4, 4),
+    (2, 4, 4, 4, 4, 2, 3, 2, 2, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 4, 1, 1, 4,
+     4, 4, 4, 4),
+    (4, 4, 4, 2, (6, 30, 48), 3, 3, 3, 2, 4, 2, 4, 4, 4, 4, 2, 4, 1, 1, 4, (6, 30, 30), 4,
+     2, 2, 4, 1, 1, 1, 4, 1, 1, 1, 2, 2, 4, 4, 4, 4),
+    (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 4, 4, 4, 4, 4, 2),
+    (1, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 3, 3, 1, 3, 3, 3, 3, 3, 1, 4, 4, 4, 4,
+     4, 2, 2, 2, 4, 1, 4, 4, 4, 4, 4, 4, 4, 1, 1, 4),
+    (3, 3, 3, 3, 3, (6, 36, 52), 1, 1, 1, (6, 40, 45), 3, 2, 3, 3, 3, 3, 1, (6, 27, 28), 2,
+     3, 3, 3, 3, 1, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 4, 4, 4, 1, 1, 4, 2, 2, 2, 3, 3, 3, 3, 2,
+     2, 2, 4, 4, 4, 4, 2, 4, 4, 2, 2, 4, 4, 4, 4, 1, 1),
+)  # fmt: skip
+
+
 def _kinds_tagged(*tags) -> tuple[str, ...]:
     sprites = [s for level in LEVEL_SPRITES for s in level] + list(DATA.catalogue.values())
     return tuple(sorted({s.kind for s in sprites if set(tags) & set(s.tags)}))
@@ -554,4 +573,5 @@ GAME = Game(
     max_frames=64,
     ui=ui,
     on_set_level=on_set_level,
+    solutions=SOLUTIONS,
 )
