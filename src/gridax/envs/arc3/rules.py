@@ -336,7 +336,9 @@ def drawn_pixel(state: Arc3State, slot, x, y, game: Game) -> jax.Array:
     ``collides_with`` does with a sprite of its own making (any pixel but -1 is solid)."""
     table = state.table
     static = static_pixels(state, game)
-    return sprites.pixel_at(table, slot, y - table.y[slot], x - table.x[slot], game.max_downscale, static)
+    return sprites.pixel_at(
+        table, slot, y - table.y[slot], x - table.x[slot], game.max_downscale, static
+    )
 
 
 def source_pixel(state: Arc3State, slot, row, col, game: Game) -> jax.Array:

@@ -39,157 +39,47 @@ import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.rules import Game, Level, Var
-
-DATA = rules.official.load("ka59")
-BLOCK, STONE, BOMB = "xlfuqjygey", "nnckfubbhi", "gobzaprasa"  # tags
-WALL, GULCH, BLOCK_FRAME, STONE_FRAME = "divgcilurm", "vwjqkxkyxm", "rktpmjcpkt", "ucjzrlvfkb"
-COLLIDER = "collider"  # the kind of the shoving line's sprite (the original's has no name)
-KINDS = (*DATA.kinds, COLLIDER)
-TAGS = DATA.tags
-STEP = 3  # cells a move, a shove and a blast's push take
-SELECTED, DESELECTED = 0, 4  # a block's centre
-FRAMED, TOUCHING = 14, 0  # a block's border, and a side of the selected block that touches
-TICKED, FRESH = 12, 13  # a bomb's rows
-SLIDE_FRAMES = 5  # a shoved sprite slides this many frames at least
-BLAST_FRAMES = 3
-PIXELS = 8  # the shoving line's grid (a block of 6 and a cell around); blocks, bombs: 6
-REACH = 9  # the largest shoved sprite (a stone)
-LINE = 6  # the cells a side of a block has at most
-
-
-def _tagged_slots(sprites, *tags) -> list[int]:
-    return [i for i, s in enumerate(sprites) if set(tags) & set(s.tags)]
-
-
-def _padded(slots, size: int) -> list[int]:
-    return list(slots) + [-1] * (size - len(slots))
-
-
-LEVEL_SPRITES = [level.sprites for level in DATA.levels]
-MAX_PUSHABLE = max(len(_tagged_slots(s, BLOCK, STONE, BOMB)) for s in LEVEL_SPRITES)
-MAX_BOMBS = max(len(_tagged_slots(s, BOMB)) for s in LEVEL_SPRITES)
-MAX_WALLS = max(len(_tagged_slots(s, WALL)) for s in LEVEL_SPRITES)
-MAX_GULCHES = max(len(_tagged_slots(s, GULCH)) for s in LEVEL_SPRITES)
-MAX_FRAMES = max(len(_tagged_slots(s, BLOCK_FRAME, STONE_FRAME)) for s in LEVEL_SPRITES)
-COLLIDER_SPRITE = rules.Sprite(
-    pixels=((rules.TRANSPARENT,) * PIXELS,) * PIXELS, kind=COLLIDER, tags=("Collider",)
+from gridax.envs.arc3.games.ka59_levels import (
+    BLAST_FRAMES,
+    BLOCK,
+    BLOCK_FRAME,
+    BOMB,
+    COLLIDER,
+    DATA,
+    DESELECTED,
+    FRAMED,
+    FRESH,
+    GULCH,
+    HEADINGS,
+    KINDS,
+    LEVELS,
+    LINE,
+    MAX_BOMBS,
+    MAX_FRAMES,
+    MAX_GULCHES,
+    MAX_PUSHABLE,
+    MAX_WALLS,
+    NUM_SLOTS,
+    PIXELS,
+    REACH,
+    SELECTED,
+    SLIDE_FRAMES,
+    SOLUTIONS,
+    STEP,
+    STONE,
+    STONE_FRAME,
+    TAGS,
+    TICKED,
+    TOUCHING,
+    WALL,
+    kinds_tagged,
 )
-
-
-def _level(number: int) -> Level:
-    declared = DATA.levels[number]
-    sprites = list(declared.sprites)
-    if any("Enemy" in s.tags for s in sprites):
-        raise ValueError(f"ka59 level {number + 1}: an enemy, which the port does not move")
-    bombs = _tagged_slots(sprites, BOMB)
-    shovable = _tagged_slots(sprites, BLOCK, STONE, BOMB)
-    # What a blast and the end of an explosion go through: stones, bombs, then blocks.
-    by_kind = _tagged_slots(sprites, STONE) + bombs + _tagged_slots(sprites, BLOCK)
-    collider = len(sprites)
-    sprites.append(COLLIDER_SPRITE)
-    blasts = []
-    for bomb in bombs:
-        size = len(sprites[bomb].pixels[0])
-        blasts.append([len(sprites) + n for n in range(BLAST_FRAMES)])
-        sprites += [DATA.catalogue[f"explode-{size}-{n + 1}"] for n in range(BLAST_FRAMES)]
-    frames = _tagged_slots(sprites, BLOCK_FRAME, STONE_FRAME)
-    frames = [(f, BLOCK if BLOCK_FRAME in sprites[f].tags else STONE) for f in frames]
-    memory = {
-        "steps": declared.data["StepCounter"],
-        "budget": declared.data["StepCounter"],
-        "first_block": _tagged_slots(sprites, BLOCK)[0],
-        "shovable": _padded(shovable, MAX_PUSHABLE),
-        "by_kind": _padded(by_kind, MAX_PUSHABLE),
-        "bombs": _padded(bombs, MAX_BOMBS),
-        "blasts": blasts + [[-1] * BLAST_FRAMES] * (MAX_BOMBS - len(blasts)),
-        "walls": _padded(_tagged_slots(sprites, WALL), MAX_WALLS),
-        "gulches": _padded(_tagged_slots(sprites, GULCH), MAX_GULCHES),
-        "frames": _padded([f for f, _ in frames], MAX_FRAMES),
-        "frames_hold_blocks": [k == BLOCK for _, k in frames] + [False] * (MAX_FRAMES - len(frames)),
-        "collider": collider,
-    }
-    return Level(tuple(sprites), declared.grid_size, memory, declared.name)
-
-
-LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
-NUM_SLOTS = max(len(level.sprites) for level in LEVELS)
-# A bomb's shove by its turn (0, 90, 180, 270 degrees): down, left, up, right.
-HEADINGS = np.array([(0, STEP), (-STEP, 0), (0, -STEP), (STEP, 0)], np.int32)
+from gridax.envs.arc3.games.ka59_shoves import on_gulch, remember_heading, shove_where, touches
+from gridax.envs.arc3.rules import Game, Var
 
 
 def _tag(name: str) -> int:
     return TAGS.index(name)
-
-
-# --- touching, shoving ----------------------------------------------------------------
-
-
-def _touches(state, slot, among, game: Game):
-    """Sprite ``slot`` (at most :data:`REACH` cells) collides with any of ``among``."""
-    return jnp.any(rules.collisions(state, jnp.maximum(slot, 0), game, REACH, among))
-
-
-def _shove(state, root, heading, game: Game):
-    """The original's shove of sprite ``root`` by ``heading`` (``(dx, dy)``): it moves,
-    unless it then touches a wall; every shovable sprite it touches there is shoved in
-    turn (in sprite order, depth first); where one of them is stopped, every sprite
-    whose shove is still in progress goes back (those whose shoves ended stay moved).
-    ``(state, stopped)``."""
-    m = state.memory
-    shovable, walls = m["shovable"], m["walls"]
-    depth_most = shovable.shape[0] + 1
-    dx, dy = heading[0], heading[1]
-    root = jnp.maximum(root, 0)
-    state = rules.move(state, root, dx, dy)
-    stopped = _touches(state, root, walls, game)
-    state = rules.move(state, root, -dx, -dy, stopped)
-    stack = jnp.full(depth_most + 1, -1, jnp.int32).at[0].set(root)
-    touching = rules.collisions(state, root, game, REACH, shovable) & ~stopped
-    waiting = jnp.zeros((depth_most + 1, shovable.shape[0]), bool).at[0].set(touching)
-
-    def going(carry):
-        depth, count = carry[3], carry[5]
-        return (depth > 0) & (count < 4 * depth_most)
-
-    def one(carry):
-        state, stack, waiting, depth, stopped, count = carry
-        top = depth - 1
-        more = jnp.any(waiting[top])
-        k = jnp.argmax(waiting[top])
-        waiting = waiting.at[top, k].set(False)
-        other = jnp.maximum(shovable[k], 0)
-        state = rules.move(state, other, dx, dy, more)
-        blocked = more & _touches(state, other, walls, game)
-        state = rules.move(state, other, -dx, -dy, blocked)
-        in_progress = rules.mask_of(state, stack, jnp.arange(stack.shape[0]) < depth)
-        state = rules.move(state, in_progress, -dx, -dy, blocked)
-        entering = more & ~blocked
-        stack = stack.at[depth].set(jnp.where(entering, other, stack[depth]), mode="drop")
-        touched = rules.collisions(state, other, game, REACH, shovable)
-        waiting = waiting.at[depth].set(jnp.where(entering, touched, waiting[depth]), mode="drop")
-        depth = jnp.where(blocked, 0, jnp.where(more, depth + 1, depth - 1))
-        return state, stack, waiting, depth, stopped | blocked, count + 1
-
-    depth = jnp.where(stopped, 0, 1)
-    carry = (state, stack, waiting, depth, stopped, jnp.int32(0))
-    state, _, _, _, stopped, _ = jax.lax.while_loop(going, one, carry)
-    return state, stopped
-
-
-def _shove_where(state, slot, heading, game: Game, when):
-    shoved, stopped = _shove(state, slot, heading, game)
-    return rules.where(when, shoved, state), when & stopped
-
-
-def _on_gulch(state, slot, game: Game):
-    return _touches(state, slot, state.memory["gulches"], game)
-
-
-def _remember_heading(state, slot, heading, when):
-    m = state.memory
-    state = rules.set_memory(state, "heading", m["heading"].at[slot].set(heading), when)
-    return rules.set_memory(state, "shoved", m["shoved"].at[slot].set(True), when)
 
 
 # --- painting blocks and bombs --------------------------------------------------------
@@ -357,7 +247,9 @@ def _start_shove(state, touching, heading, side, when):
     state = rules.set_memory(state, "frame", 0, when)
     slots = jnp.where(touching, m["shovable"], -1)
     shoved = rules.mask_of(state, slots)
-    state = rules.set_memory(state, "heading", jnp.where(shoved[:, None], heading, m["heading"]), when)
+    state = rules.set_memory(
+        state, "heading", jnp.where(shoved[:, None], heading, m["heading"]), when
+    )
     state = rules.set_memory(state, "shoved", m["shoved"] | shoved, when)
     state = rules.repaint(state, collider, _collider_grid(side, height, width), when)
     state = rules.place(state, collider, table.x[a] - 1, table.y[a] - 1, when)
@@ -383,7 +275,7 @@ def rule(state, action, game: Game):
     a = m["selected"]
     moved = rules.move(state, a, heading[0], heading[1])
     barriers = jnp.concatenate([m["walls"], m["gulches"]])
-    barred = _touches(moved, a, barriers, game)
+    barred = touches(moved, a, barriers, game)
     touching = rules.collisions(moved, a, game, REACH, m["shovable"]) & ~barred
     shoving = arrow & jnp.any(touching)
     state = rules.where(arrow & ~barred & ~shoving, moved, state)
@@ -411,9 +303,9 @@ def _shove_frame(state, game: Game):
         state, settled_all = carry
         slot = jnp.maximum(shovable[k], 0)
         shoving = state.memory["shoving"][k]
-        settled = (state.memory["frame"] >= SLIDE_FRAMES) & ~_on_gulch(state, slot, game)
+        settled = (state.memory["frame"] >= SLIDE_FRAMES) & ~on_gulch(state, slot, game)
         heading = state.memory["heading"][slot]
-        state, stopped = _shove_where(state, slot, heading, game, shoving & ~settled)
+        state, stopped = shove_where(state, slot, heading, game, shoving & ~settled)
         return state, settled_all & (~shoving | settled | stopped)
 
     state, settled = jax.lax.fori_loop(0, shovable.shape[0], one, (state, jnp.bool_(True)))
@@ -447,9 +339,9 @@ def _blast_frame(state, game: Game):
 
         def one_sprite(i, state):
             slot = jnp.maximum(by_kind[i], 0)
-            hit = exploding & (by_kind[i] >= 0) & _touches(state, slot, blast[None], game)
-            state, _ = _shove_where(state, slot, heading, game, hit)
-            return _remember_heading(state, slot, heading, hit)
+            hit = exploding & (by_kind[i] >= 0) & touches(state, slot, blast[None], game)
+            state, _ = shove_where(state, slot, heading, game, hit)
+            return remember_heading(state, slot, heading, hit)
 
         return jax.lax.fori_loop(0, by_kind.shape[0], one_sprite, state)
 
@@ -475,8 +367,8 @@ def _settle_frame(state, game: Game):
     def one(i, carry):
         state, slid = carry
         slot = jnp.maximum(by_kind[i], 0)
-        go = (by_kind[i] >= 0) & state.memory["shoved"][slot] & _on_gulch(state, slot, game)
-        state, stopped = _shove_where(state, slot, state.memory["heading"][slot], game, go)
+        go = (by_kind[i] >= 0) & state.memory["shoved"][slot] & on_gulch(state, slot, game)
+        state, stopped = shove_where(state, slot, state.memory["heading"][slot], game, go)
         return state, slid | (go & ~stopped)
 
     state, slid = jax.lax.fori_loop(0, by_kind.shape[0], one, (state, jnp.bool_(False)))
@@ -516,34 +408,10 @@ def ui(state, frame, game: Game):
     return rules.draw_rect(frame, 0, rules.SCREEN - 1, left, 1, 4)
 
 
-# Winning runs found by a beam search over the rules (tests/tools/solve_ka59.py) and
-# checked on the official file (the recorded trace's last episode).
-SOLUTIONS = (
-    (4, 4, 4, 3, 2, 3, 3, 3, (6, 43, 31), 1, 4),
-    ((6, 37, 55), 1, 4, 4, 4, 4, 1, 3, 2, 4, (6, 18, 48), 2, 3, 1, 1, 1, 3, 3, (6, 13, 21),
-     1, 1, 1, 3, (6, 42, 34), 2, 2, 4, 4, 4, 4, 4),
-    (2, 4, 4, 4, 4, 2, 3, 2, 2, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 4, 1, 1, 4,
-     4, 4, 4, 4),
-    (4, 4, 4, 2, (6, 30, 48), 3, 3, 3, 2, 4, 2, 4, 4, 4, 4, 2, 4, 1, 1, 4, (6, 30, 30), 4,
-     2, 2, 4, 1, 1, 1, 4, 1, 1, 1, 2, 2, 4, 4, 4, 4),
-    (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 4, 4, 4, 4, 4, 2),
-    (1, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 3, 3, 1, 3, 3, 3, 3, 3, 1, 4, 4, 4, 4,
-     4, 2, 2, 2, 4, 1, 4, 4, 4, 4, 4, 4, 4, 1, 1, 4),
-    (3, 3, 3, 3, 3, (6, 36, 52), 1, 1, 1, (6, 40, 45), 3, 2, 3, 3, 3, 3, 1, (6, 27, 28), 2,
-     3, 3, 3, 3, 1, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 4, 4, 4, 1, 1, 4, 2, 2, 2, 3, 3, 3, 3, 2,
-     2, 2, 4, 4, 4, 4, 2, 4, 4, 2, 2, 4, 4, 4, 4, 1, 1),
-)  # fmt: skip
-
-
-def _kinds_tagged(*tags) -> tuple[str, ...]:
-    sprites = [s for level in LEVEL_SPRITES for s in level] + list(DATA.catalogue.values())
-    return tuple(sorted({s.kind for s in sprites if set(tags) & set(s.tags)}))
-
-
 GAME = Game(
     **{**DATA.game_fields(), "kinds": KINDS, "tags": (*TAGS, "Collider")},
-    static_kinds=_kinds_tagged(WALL, GULCH, BLOCK_FRAME, STONE_FRAME),
-    repainted_kinds=(*_kinds_tagged(BLOCK, BOMB), COLLIDER),
+    static_kinds=kinds_tagged(WALL, GULCH, BLOCK_FRAME, STONE_FRAME),
+    repainted_kinds=(*kinds_tagged(BLOCK, BOMB), COLLIDER),
     levels=LEVELS,
     rule=rule,
     animate=animate,

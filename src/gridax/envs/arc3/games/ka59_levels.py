@@ -1,0 +1,113 @@
+"""ka59's levels (ARC Prize's public game, version 9f096b4a; ``games/ka59.py`` is its
+rule): the official sprites of each level, then the two sprites the original makes
+during play, which a level holds out of play until the rule adds them (the shoving
+line, ``collider``, and each bomb's three blasts); the slots the rule goes through, in
+the orders the original goes through them; the winning runs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.rules import Level
+
+DATA = rules.official.load("ka59")
+BLOCK, STONE, BOMB = "xlfuqjygey", "nnckfubbhi", "gobzaprasa"  # tags
+WALL, GULCH, BLOCK_FRAME, STONE_FRAME = "divgcilurm", "vwjqkxkyxm", "rktpmjcpkt", "ucjzrlvfkb"
+COLLIDER = "collider"  # the kind of the shoving line's sprite (the original's has no name)
+KINDS = (*DATA.kinds, COLLIDER)
+TAGS = DATA.tags
+STEP = 3  # cells a move, a shove and a blast's push take
+SELECTED, DESELECTED = 0, 4  # a block's centre
+FRAMED, TOUCHING = 14, 0  # a block's border, and a side of the selected block that touches
+TICKED, FRESH = 12, 13  # a bomb's rows
+SLIDE_FRAMES = 5  # a shoved sprite slides this many frames at least
+BLAST_FRAMES = 3
+PIXELS = 8  # the shoving line's grid (a block of 6 and a cell around); blocks, bombs: 6
+REACH = 9  # the largest shoved sprite (a stone)
+LINE = 6  # the cells a side of a block has at most
+
+
+def _tagged_slots(sprites, *tags) -> list[int]:
+    return [i for i, s in enumerate(sprites) if set(tags) & set(s.tags)]
+
+
+def _padded(slots, size: int) -> list[int]:
+    return list(slots) + [-1] * (size - len(slots))
+
+
+LEVEL_SPRITES = [level.sprites for level in DATA.levels]
+MAX_PUSHABLE = max(len(_tagged_slots(s, BLOCK, STONE, BOMB)) for s in LEVEL_SPRITES)
+MAX_BOMBS = max(len(_tagged_slots(s, BOMB)) for s in LEVEL_SPRITES)
+MAX_WALLS = max(len(_tagged_slots(s, WALL)) for s in LEVEL_SPRITES)
+MAX_GULCHES = max(len(_tagged_slots(s, GULCH)) for s in LEVEL_SPRITES)
+MAX_FRAMES = max(len(_tagged_slots(s, BLOCK_FRAME, STONE_FRAME)) for s in LEVEL_SPRITES)
+COLLIDER_SPRITE = rules.Sprite(
+    pixels=((rules.TRANSPARENT,) * PIXELS,) * PIXELS, kind=COLLIDER, tags=("Collider",)
+)
+
+
+def _level(number: int) -> Level:
+    declared = DATA.levels[number]
+    sprites = list(declared.sprites)
+    if any("Enemy" in s.tags for s in sprites):
+        raise ValueError(f"ka59 level {number + 1}: an enemy, which the port does not move")
+    bombs = _tagged_slots(sprites, BOMB)
+    shovable = _tagged_slots(sprites, BLOCK, STONE, BOMB)
+    # What a blast and the end of an explosion go through: stones, bombs, then blocks.
+    by_kind = _tagged_slots(sprites, STONE) + bombs + _tagged_slots(sprites, BLOCK)
+    collider = len(sprites)
+    sprites.append(COLLIDER_SPRITE)
+    blasts = []
+    for bomb in bombs:
+        size = len(sprites[bomb].pixels[0])
+        blasts.append([len(sprites) + n for n in range(BLAST_FRAMES)])
+        sprites += [DATA.catalogue[f"explode-{size}-{n + 1}"] for n in range(BLAST_FRAMES)]
+    frames = _tagged_slots(sprites, BLOCK_FRAME, STONE_FRAME)
+    frames = [(f, BLOCK if BLOCK_FRAME in sprites[f].tags else STONE) for f in frames]
+    memory = {
+        "steps": declared.data["StepCounter"],
+        "budget": declared.data["StepCounter"],
+        "first_block": _tagged_slots(sprites, BLOCK)[0],
+        "shovable": _padded(shovable, MAX_PUSHABLE),
+        "by_kind": _padded(by_kind, MAX_PUSHABLE),
+        "bombs": _padded(bombs, MAX_BOMBS),
+        "blasts": blasts + [[-1] * BLAST_FRAMES] * (MAX_BOMBS - len(blasts)),
+        "walls": _padded(_tagged_slots(sprites, WALL), MAX_WALLS),
+        "gulches": _padded(_tagged_slots(sprites, GULCH), MAX_GULCHES),
+        "frames": _padded([f for f, _ in frames], MAX_FRAMES),
+        "frames_hold_blocks": [k == BLOCK for _, k in frames]
+        + [False] * (MAX_FRAMES - len(frames)),
+        "collider": collider,
+    }
+    return Level(tuple(sprites), declared.grid_size, memory, declared.name)
+
+
+LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
+NUM_SLOTS = max(len(level.sprites) for level in LEVELS)
+# A bomb's shove by its turn (0, 90, 180, 270 degrees): down, left, up, right.
+HEADINGS = np.array([(0, STEP), (-STEP, 0), (0, -STEP), (STEP, 0)], np.int32)
+
+
+# Winning runs found by a beam search over the rules (tests/tools/solve_ka59.py) and
+# checked on the official file (the recorded trace's last episode).
+SOLUTIONS = (
+    (4, 4, 4, 3, 2, 3, 3, 3, (6, 43, 31), 1, 4),
+    ((6, 37, 55), 1, 4, 4, 4, 4, 1, 3, 2, 4, (6, 18, 48), 2, 3, 1, 1, 1, 3, 3, (6, 13, 21),
+     1, 1, 1, 3, (6, 42, 34), 2, 2, 4, 4, 4, 4, 4),
+    (2, 4, 4, 4, 4, 2, 3, 2, 2, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 4, 1, 1, 4,
+     4, 4, 4, 4),
+    (4, 4, 4, 2, (6, 30, 48), 3, 3, 3, 2, 4, 2, 4, 4, 4, 4, 2, 4, 1, 1, 4, (6, 30, 30), 4,
+     2, 2, 4, 1, 1, 1, 4, 1, 1, 1, 2, 2, 4, 4, 4, 4),
+    (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 4, 4, 4, 4, 4, 2),
+    (1, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 3, 3, 1, 3, 3, 3, 3, 3, 1, 4, 4, 4, 4,
+     4, 2, 2, 2, 4, 1, 4, 4, 4, 4, 4, 4, 4, 1, 1, 4),
+    (3, 3, 3, 3, 3, (6, 36, 52), 1, 1, 1, (6, 40, 45), 3, 2, 3, 3, 3, 3, 1, (6, 27, 28), 2,
+     3, 3, 3, 3, 1, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 4, 4, 4, 1, 1, 4, 2, 2, 2, 3, 3, 3, 3, 2,
+     2, 2, 4, 4, 4, 4, 2, 4, 4, 2, 2, 4, 4, 4, 4, 1, 1),
+)  # fmt: skip
+
+
+def kinds_tagged(*tags) -> tuple[str, ...]:
+    sprites = [s for level in LEVEL_SPRITES for s in level] + list(DATA.catalogue.values())
+    return tuple(sorted({s.kind for s in sprites if set(tags) & set(s.tags)}))

@@ -1,0 +1,78 @@
+"""ka59's shoves (``games/ka59.py``): what a sprite touches, and the original's shove of
+a sprite, which shoves what it touches in turn, depth first."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games.ka59_levels import REACH
+from gridax.envs.arc3.rules import Game
+
+
+def touches(state, slot, among, game: Game):
+    """Sprite ``slot`` (at most :data:`REACH` cells) collides with any of ``among``."""
+    return jnp.any(rules.collisions(state, jnp.maximum(slot, 0), game, REACH, among))
+
+
+def _shove(state, root, heading, game: Game):
+    """The original's shove of sprite ``root`` by ``heading`` (``(dx, dy)``): it moves,
+    unless it then touches a wall; every shovable sprite it touches there is shoved in
+    turn (in sprite order, depth first); where one of them is stopped, every sprite
+    whose shove is still in progress goes back (those whose shoves ended stay moved).
+    ``(state, stopped)``."""
+    m = state.memory
+    shovable, walls = m["shovable"], m["walls"]
+    depth_most = shovable.shape[0] + 1
+    dx, dy = heading[0], heading[1]
+    root = jnp.maximum(root, 0)
+    state = rules.move(state, root, dx, dy)
+    stopped = touches(state, root, walls, game)
+    state = rules.move(state, root, -dx, -dy, stopped)
+    stack = jnp.full(depth_most + 1, -1, jnp.int32).at[0].set(root)
+    touching = rules.collisions(state, root, game, REACH, shovable) & ~stopped
+    waiting = jnp.zeros((depth_most + 1, shovable.shape[0]), bool).at[0].set(touching)
+
+    def going(carry):
+        depth, count = carry[3], carry[5]
+        return (depth > 0) & (count < 4 * depth_most)
+
+    def one(carry):
+        state, stack, waiting, depth, stopped, count = carry
+        top = depth - 1
+        more = jnp.any(waiting[top])
+        k = jnp.argmax(waiting[top])
+        waiting = waiting.at[top, k].set(False)
+        other = jnp.maximum(shovable[k], 0)
+        state = rules.move(state, other, dx, dy, more)
+        blocked = more & touches(state, other, walls, game)
+        state = rules.move(state, other, -dx, -dy, blocked)
+        in_progress = rules.mask_of(state, stack, jnp.arange(stack.shape[0]) < depth)
+        state = rules.move(state, in_progress, -dx, -dy, blocked)
+        entering = more & ~blocked
+        stack = stack.at[depth].set(jnp.where(entering, other, stack[depth]), mode="drop")
+        touched = rules.collisions(state, other, game, REACH, shovable)
+        waiting = waiting.at[depth].set(jnp.where(entering, touched, waiting[depth]), mode="drop")
+        depth = jnp.where(blocked, 0, jnp.where(more, depth + 1, depth - 1))
+        return state, stack, waiting, depth, stopped | blocked, count + 1
+
+    depth = jnp.where(stopped, 0, 1)
+    carry = (state, stack, waiting, depth, stopped, jnp.int32(0))
+    state, _, _, _, stopped, _ = jax.lax.while_loop(going, one, carry)
+    return state, stopped
+
+
+def shove_where(state, slot, heading, game: Game, when):
+    shoved, stopped = _shove(state, slot, heading, game)
+    return rules.where(when, shoved, state), when & stopped
+
+
+def on_gulch(state, slot, game: Game):
+    return touches(state, slot, state.memory["gulches"], game)
+
+
+def remember_heading(state, slot, heading, when):
+    m = state.memory
+    state = rules.set_memory(state, "heading", m["heading"].at[slot].set(heading), when)
+    return rules.set_memory(state, "shoved", m["shoved"].at[slot].set(True), when)
