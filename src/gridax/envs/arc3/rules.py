@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int32
 
-from gridax.batching import cond_rare, cond_select, with_constants_passed
+from gridax.batching import cond_rare, cond_select, loop_to_largest, with_constants_passed
 from gridax.envs.arc3.engine import camera as cam
 from gridax.envs.arc3.engine import collision, maps, sprites
 from gridax.envs.arc3.engine.camera import SCREEN, draw_rect, draw_square
@@ -132,6 +132,7 @@ __all__ = [
     "recolour",
     "remove",
     "repaint",
+    "repeat",
     "resize",
     "rounded_share",
     "rotate",
@@ -449,6 +450,16 @@ def _branch(pred: Flag, fn, operand, args, compact_to: float):
         return replay(consts, operand, *args)
 
     return cond_rare(pred, replayed, operand, consts, *args, compact_to=compact_to, chunks=True)
+
+
+def repeat(count, body, carry, *args):
+    """``body(i, carry, *args)`` for ``i`` from 0 to ``count - 1`` (traced): a loop over
+    the few things of one env that need it (the sprites a rule shoves now), not over
+    every slot that might. Batched, the batch runs its largest ``count`` of passes with
+    no select per env, so ``body`` must leave an env's carry as it is for ``i >=
+    count``. Pass what it reads of one env through ``carry`` or ``args``, not a closure
+    (:func:`gridax.batching.loop_to_largest`)."""
+    return loop_to_largest(count, body, carry, *args)
 
 
 def either(pred: Flag, if_true, if_false, state: Arc3State, *args):

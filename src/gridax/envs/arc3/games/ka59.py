@@ -292,30 +292,71 @@ def rule(state, action, game: Game):
 # --- the frames after it: shoves and explosions ---------------------------------------
 
 
-def _shove_frame(state, game: Game):
-    """A frame of a shove: each shoved sprite in turn slides on, unless it has settled
-    (``SLIDE_FRAMES`` on, off every gulch) or is stopped; when all have, the line goes
-    and the bombs count."""
+def _slide(state, game: Game):
+    """A shove's slides of one frame: each shoved sprite in turn slides on, unless it has
+    settled (``SLIDE_FRAMES`` on, off every gulch) or is stopped. ``(state, settled)``:
+    whether all have."""
     m = state.memory
-    shovable = m["shovable"]
+    # Only the sprites being shoved (one, mostly) are gone through, in sprite order.
+    shoving = jnp.nonzero(m["shoving"], size=MAX_PUSHABLE, fill_value=0)[0]
+    count = jnp.sum(m["shoving"], dtype=jnp.int32)
 
-    def one(k, carry):
+    def one(i, carry, shoving, count):
         state, settled_all = carry
-        slot = jnp.maximum(shovable[k], 0)
-        shoving = state.memory["shoving"][k]
+        slot = state.memory["shovable"][shoving[i]]
         settled = (state.memory["frame"] >= SLIDE_FRAMES) & ~on_gulch(state, slot, game)
         heading = state.memory["heading"][slot]
-        state, stopped = shove_where(state, slot, heading, game, shoving & ~settled)
-        return state, settled_all & (~shoving | settled | stopped)
+        go = (i < count) & ~settled
+        state, stopped = shove_where(state, slot, heading, game, go)
+        return state, settled_all & ((i >= count) | settled | stopped)
 
-    state, settled = jax.lax.fori_loop(0, shovable.shape[0], one, (state, jnp.bool_(True)))
+    return rules.repeat(count, one, (state, jnp.bool_(True)), shoving, count)
+
+
+def _end_shove(state, game: Game):
+    """The shove's last frame: the line goes, the bombs count; the action ends unless one
+    explodes."""
+    state = rules.remove(state, state.memory["collider"])
+    state = rules.set_memory(state, "shoving", False)
+    state, exploding = _after_moves(state)
+    return rules.where(exploding, state, _end_action(state, game)), exploding
+
+
+def _shove_frame(state, game: Game):
+    """A frame of a shove: the slides, the blocks framed again; when all have settled,
+    its end."""
+    state, settled = _slide(state, game)
     going = rules.set_memory(state, "frame", state.memory["frame"] + 1)
     going = rules.complete(_frame_blocks(going, game), False)
-    ended = rules.remove(state, m["collider"])
-    ended = rules.set_memory(ended, "shoving", False)
-    ended, exploding = _after_moves(ended)
-    ended = rules.where(exploding, ended, _end_action(ended, game))
-    return rules.where(settled, ended, going)
+    return rules.where(settled, _end_shove(state, game)[0], going)
+
+
+def _shoved(state, game: Game):
+    """A shove's later frames in one call (``Game.finish``): the slides frame by frame,
+    the blocks framed once at the end (each frame frames them afresh from where they
+    lie). A shove that ends in an explosion, or runs past ``Game.max_frames``, is left
+    to the frame loop."""
+
+    def sliding(carry):
+        _, settled, frames = carry
+        return ~settled & (frames < game.max_frames)
+
+    def one(carry):
+        state, _, frames = carry
+        state, settled = _slide(state, game)
+        state = rules.set_memory(state, "frame", state.memory["frame"] + jnp.where(settled, 0, 1))
+        return state, settled, frames + 1
+
+    slid, settled, frames = jax.lax.while_loop(sliding, one, (state, False, state.frame))
+    ended, exploding = _end_shove(slid, game)
+    return rules.where(settled & ~exploding, rules.at_frame(ended, frames), state)
+
+
+def finish(state, action, game: Game):
+    """``Game.finish``: a shove in one call (:func:`_shoved`), run on the envs that
+    shove."""
+    shoving = ~state.complete & jnp.any(state.memory["shoving"])
+    return rules.rarely(shoving, functools.partial(_shoved, game=game), state)
 
 
 def _blast_frame(state, game: Game):
@@ -415,6 +456,7 @@ GAME = Game(
     levels=LEVELS,
     rule=rule,
     animate=animate,
+    finish=finish,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=72,  # the largest sprite (a gulch); collisions pass their own size

@@ -57,7 +57,7 @@ def _shove(state, root, heading, game: Game):
         depth = jnp.where(blocked, 0, jnp.where(more, depth + 1, depth - 1))
         return state, stack, waiting, depth, stopped | blocked, count + 1
 
-    depth = jnp.where(stopped, 0, 1)
+    depth = jnp.where(jnp.any(touching), 1, 0)  # (touching nothing, the shove is done)
     carry = (state, stack, waiting, depth, stopped, jnp.int32(0))
     state, _, _, _, stopped, _ = jax.lax.while_loop(going, one, carry)
     return state, stopped
