@@ -53,12 +53,9 @@ from gridax.envs.arc3.games.ka59_levels import (
     HEADINGS,
     KINDS,
     LEVELS,
-    LINE,
     MAX_BOMBS,
     MAX_FRAMES,
-    MAX_GULCHES,
     MAX_PUSHABLE,
-    MAX_WALLS,
     NUM_SLOTS,
     PIXELS,
     REACH,
@@ -69,121 +66,37 @@ from gridax.envs.arc3.games.ka59_levels import (
     STONE,
     STONE_FRAME,
     TAGS,
-    TICKED,
-    TOUCHING,
     WALL,
+    WALL_CELLS,
     kinds_tagged,
 )
-from gridax.envs.arc3.games.ka59_shoves import on_gulch, remember_heading, shove_where, touches
+from gridax.envs.arc3.games.ka59_painting import (
+    frame_blocks,
+    grid_masks,
+    mark,
+    tag,
+    tick_bombs,
+)
+from gridax.envs.arc3.games.ka59_shoves import (
+    meets,
+    on_gulch,
+    remember_heading,
+    shove_where,
+    touches,
+)
 from gridax.envs.arc3.rules import Game, Var
 
 
-def _tag(name: str) -> int:
-    return TAGS.index(name)
-
-
-# --- painting blocks and bombs --------------------------------------------------------
-
-
-def _grid_masks(state):
-    """``(rows, cols, inside)``: each slot's grid indices and its own ``height x width``."""
-    table = state.table
-    rows = jnp.arange(PIXELS)[None, :, None]
-    cols = jnp.arange(PIXELS)[None, None, :]
-    inside = (rows < table.height[:, None, None]) & (cols < table.width[:, None, None])
-    return rows, cols, inside
-
-
-def _centre(height, width):
-    """A block's centre cells in its grid (the middle one, or two, of each side)."""
-    rows = jnp.arange(PIXELS)[:, None]
-    cols = jnp.arange(PIXELS)[None, :]
-    down = jnp.where(height == 3, rows == 1, (rows >= 2) & (rows < 4))
-    across = jnp.where(width == 3, cols == 1, (cols >= 2) & (cols < 4))
-    return down & across
-
-
-def _mark(state, slot, colour, when=True):
-    """Block ``slot``'s centre painted ``colour``."""
-    table = state.table
-    grid = table.pixels[slot]
-    centre = _centre(table.height[slot], table.width[slot])
-    return rules.repaint(state, slot, jnp.where(centre, jnp.int8(colour), grid), when)
-
-
 def _select(state, slot, when=True):
-    state = _mark(state, state.memory["selected"], DESELECTED, when)
-    state = _mark(state, slot, SELECTED, when)
+    """Block ``slot`` selected: the one selected before marked 4, this one 0."""
+    state = mark(state, state.memory["selected"], DESELECTED, when)
+    state = mark(state, slot, SELECTED, when)
     return rules.set_memory(state, "selected", slot, when)
-
-
-def _side_cells(state):
-    """``(x, y, real)``, each ``[4, LINE]``: the cells along the top, bottom, left and
-    right of the selected block, just outside it."""
-    table = state.table
-    a = state.memory["selected"]
-    x, y, height, width = table.x[a], table.y[a], table.height[a], table.width[a]
-    along = jnp.arange(LINE)
-    xs = jnp.stack([x + along, x + along, jnp.full(LINE, x - 1), jnp.full(LINE, x + width)])
-    ys = jnp.stack([jnp.full(LINE, y - 1), jnp.full(LINE, y + height), y + along, y + along])
-    real = along[None, :] < jnp.stack([width, width, height, height])[:, None]
-    return xs, ys, real
-
-
-def _frame_blocks(state, game: Game):
-    """Every block's border painted 14, and each side of the selected block that touches
-    another block, stone or bomb painted 0 (its whole row or column)."""
-    m = state.memory
-    table = state.table
-    rows, cols, inside = _grid_masks(state)
-    height, width = table.height[:, None, None], table.width[:, None, None]
-    border = inside & ((rows == 0) | (cols == 0) | (rows == height - 1) | (cols == width - 1))
-    blocks = rules.tagged(state, _tag(BLOCK))[:, None, None]
-    pixels = jnp.where(blocks & border, jnp.int8(FRAMED), table.pixels)
-    state = rules.repaint(state, rules.tagged(state, _tag(BLOCK)), pixels)
-    xs, ys, real = _side_cells(state)
-    a = m["selected"]
-    others = m["by_kind"]
-
-    def touched_by(other):
-        pixel = rules.drawn_pixel(state, jnp.maximum(other, 0), xs, ys, game)
-        solid = (pixel != rules.TRANSPARENT) & real
-        return (other >= 0) & (other != a) & jnp.any(solid, axis=1)  # [4]
-
-    sides = jnp.any(jax.vmap(touched_by)(others), axis=0)
-    grid = state.table.pixels[a]
-    h, w = table.height[a], table.width[a]
-    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
-    own = (r < h) & (c < w)
-    line = (
-        (sides[0] & (r == 0))
-        | (sides[1] & (r == h - 1))
-        | (sides[2] & (c == 0))
-        | (sides[3] & (c == w - 1))
-    )
-    return rules.repaint(state, a, jnp.where(own & line, jnp.int8(TOUCHING), grid))
-
-
-def _tick_bombs(state):
-    """Each bomb's first row not yet 12 painted 12: ``(state, exploded)``, ``[MAX_BOMBS]``
-    the bombs whose last row that was."""
-    table = state.table
-    rows, cols, inside = _grid_masks(state)
-    left = table.pixels[:, :, 0]  # [N, P]
-    unticked = (left != TICKED) & (jnp.arange(PIXELS)[None, :] < table.height[:, None])
-    some = jnp.any(unticked, axis=1)
-    first = jnp.argmax(unticked, axis=1)
-    bombs = rules.tagged(state, _tag(BOMB)) & some
-    row = inside & (rows == first[:, None, None]) & bombs[:, None, None]
-    state = rules.repaint(state, bombs, jnp.where(row, jnp.int8(TICKED), table.pixels))
-    exploded = bombs & (first == table.height - 1)
-    slots = state.memory["bombs"]
-    return state, (slots >= 0) & exploded[jnp.maximum(slots, 0)]
 
 
 def _after_moves(state):
     """The bombs' count after a move or a shove: exploding ones start their blasts."""
-    state, exploded = _tick_bombs(state)
+    state, exploded = tick_bombs(state)
     state = rules.set_memory(state, "exploding", exploded)
     return rules.set_memory(state, "frame", 0), jnp.any(exploded)
 
@@ -205,8 +118,8 @@ def _solved(state):
     )
     kind = jnp.where(
         m["frames_hold_blocks"][:, None],
-        rules.tagged(state, _tag(BLOCK))[None, :],
-        rules.tagged(state, _tag(STONE))[None, :],
+        rules.tagged(state, tag(BLOCK))[None, :],
+        rules.tagged(state, tag(STONE))[None, :],
     )
     held = jnp.any(inside & kind, axis=1)
     return jnp.all(held | (m["frames"] < 0))
@@ -214,7 +127,7 @@ def _solved(state):
 
 def _end_action(state, game: Game):
     """Every action's end: the blocks framed, the level won or the last step lost."""
-    state = _frame_blocks(state, game)
+    state = frame_blocks(state, game)
     solved = _solved(state)
     state = rules.next_level(state, len(game.levels), solved)
     state = rules.lose(state, ~solved & (state.memory["steps"] == 0))
@@ -274,8 +187,7 @@ def rule(state, action, game: Game):
     heading = STEP * rules.arrow_step(action)
     a = m["selected"]
     moved = rules.move(state, a, heading[0], heading[1])
-    barriers = jnp.concatenate([m["walls"], m["gulches"]])
-    barred = touches(moved, a, barriers, game)
+    barred = meets(moved, a, WALL_CELLS, game) | on_gulch(moved, a, game)
     touching = rules.collisions(moved, a, game, REACH, m["shovable"]) & ~barred
     shoving = arrow & jnp.any(touching)
     state = rules.where(arrow & ~barred & ~shoving, moved, state)
@@ -283,7 +195,7 @@ def rule(state, action, game: Game):
     ticked, exploding = _after_moves(state)
     state = rules.where(arrow & ~shoving, ticked, state)
     x, y, on_view = rules.clicked_cell(state, action)
-    hit = rules.sprite_at(state, x, y, game, _tag(BLOCK))
+    hit = rules.sprite_at(state, x, y, game, tag(BLOCK))
     state = _select(state, hit, (action.id == rules.CLICK) & on_view & (hit >= 0))
     waiting = shoving | (arrow & exploding)
     return rules.where(waiting, state, _end_action(state, game))
@@ -327,7 +239,7 @@ def _shove_frame(state, game: Game):
     its end."""
     state, settled = _slide(state, game)
     going = rules.set_memory(state, "frame", state.memory["frame"] + 1)
-    going = rules.complete(_frame_blocks(going, game), False)
+    going = rules.complete(frame_blocks(going, game), False)
     return rules.where(settled, _end_shove(state, game)[0], going)
 
 
@@ -387,7 +299,7 @@ def _blast_frame(state, game: Game):
         return jax.lax.fori_loop(0, by_kind.shape[0], one_sprite, state)
 
     state = jax.lax.fori_loop(0, m["bombs"].shape[0], one_bomb, state)
-    state = _frame_blocks(state, game)
+    state = frame_blocks(state, game)
     state = rules.set_memory(state, "frame", frame + 1)
     return rules.complete(state, False)
 
@@ -400,7 +312,7 @@ def _settle_frame(state, game: Game):
     blasts = rules.mask_of(state, m["blasts"])
     state = rules.remove(state, blasts)
     exploded = rules.mask_of(state, m["bombs"], m["exploding"])
-    _, _, inside = _grid_masks(state)
+    _, _, inside = grid_masks(state)
     fresh = jnp.where(inside & exploded[:, None, None], jnp.int8(FRESH), state.table.pixels)
     state = rules.repaint(state, exploded, fresh)
     by_kind = m["by_kind"]
@@ -435,9 +347,9 @@ def on_set_level(state, game: Game):
     m = state.memory
     reserved = rules.mask_of(state, m["blasts"]) | rules.mask_of(state, m["collider"])
     state = rules.remove(state, reserved)
-    state = _mark(state, m["first_block"], SELECTED)
+    state = mark(state, m["first_block"], SELECTED)
     state = rules.set_memory(state, "selected", m["first_block"])
-    return _frame_blocks(state, game)
+    return frame_blocks(state, game)
 
 
 def ui(state, frame, game: Game):
@@ -474,8 +386,6 @@ GAME = Game(
         "by_kind": Var(shape=(MAX_PUSHABLE,), value=-1),
         "bombs": Var(shape=(MAX_BOMBS,), value=-1),
         "blasts": Var(shape=(MAX_BOMBS, BLAST_FRAMES), value=-1),
-        "walls": Var(shape=(MAX_WALLS,), value=-1),
-        "gulches": Var(shape=(MAX_GULCHES,), value=-1),
         "frames": Var(shape=(MAX_FRAMES,), value=-1),
         "frames_hold_blocks": Var("bool", (MAX_FRAMES,)),
         "shoving": Var("bool", (MAX_PUSHABLE,)),

@@ -39,8 +39,6 @@ def _padded(slots, size: int) -> list[int]:
 LEVEL_SPRITES = [level.sprites for level in DATA.levels]
 MAX_PUSHABLE = max(len(_tagged_slots(s, BLOCK, STONE, BOMB)) for s in LEVEL_SPRITES)
 MAX_BOMBS = max(len(_tagged_slots(s, BOMB)) for s in LEVEL_SPRITES)
-MAX_WALLS = max(len(_tagged_slots(s, WALL)) for s in LEVEL_SPRITES)
-MAX_GULCHES = max(len(_tagged_slots(s, GULCH)) for s in LEVEL_SPRITES)
 MAX_FRAMES = max(len(_tagged_slots(s, BLOCK_FRAME, STONE_FRAME)) for s in LEVEL_SPRITES)
 COLLIDER_SPRITE = rules.Sprite(
     pixels=((rules.TRANSPARENT,) * PIXELS,) * PIXELS, kind=COLLIDER, tags=("Collider",)
@@ -73,8 +71,6 @@ def _level(number: int) -> Level:
         "by_kind": _padded(by_kind, MAX_PUSHABLE),
         "bombs": _padded(bombs, MAX_BOMBS),
         "blasts": blasts + [[-1] * BLAST_FRAMES] * (MAX_BOMBS - len(blasts)),
-        "walls": _padded(_tagged_slots(sprites, WALL), MAX_WALLS),
-        "gulches": _padded(_tagged_slots(sprites, GULCH), MAX_GULCHES),
         "frames": _padded([f for f, _ in frames], MAX_FRAMES),
         "frames_hold_blocks": [k == BLOCK for _, k in frames]
         + [False] * (MAX_FRAMES - len(frames)),
@@ -83,6 +79,30 @@ def _level(number: int) -> Level:
     return Level(tuple(sprites), declared.grid_size, memory, declared.name)
 
 
+GRID_CORNER, GRID = -48, 160  # the world cells the solid grids cover, from (-48, -48)
+
+
+def _solid_cells(sprites, tag: str) -> np.ndarray:
+    """``[GRID, GRID]``: the world cells where a sprite with ``tag`` (walls, gulches:
+    they never move or change) has a pixel that collides (any but -1)."""
+    grid = np.zeros((GRID, GRID), bool)
+    for sprite in sprites:
+        if tag not in sprite.tags:
+            continue
+        solid = np.asarray(sprite.pixels) != rules.TRANSPARENT
+        height, width = solid.shape
+        top, left = sprite.y - GRID_CORNER, sprite.x - GRID_CORNER
+        drawn_as_is = sprite.rotation % 360 == 0 and sprite.scale == 1
+        drawn_as_is = drawn_as_is and not (sprite.mirror_ud or sprite.mirror_lr)
+        fits = top >= 0 and left >= 0 and top + height <= GRID and left + width <= GRID
+        if not (drawn_as_is and fits and sprite.collidable):
+            raise ValueError(f"ka59: {sprite.kind!r} does not fit the port's grid of {tag}")
+        grid[top : top + height, left : left + width] |= solid
+    return grid
+
+
+WALL_CELLS = np.stack([_solid_cells(sprites, WALL) for sprites in LEVEL_SPRITES])
+GULCH_CELLS = np.stack([_solid_cells(sprites, GULCH) for sprites in LEVEL_SPRITES])
 LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
 NUM_SLOTS = max(len(level.sprites) for level in LEVELS)
 # A bomb's shove by its turn (0, 90, 180, 270 degrees): down, left, up, right.

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.games.ka59_levels import REACH
+from gridax.envs.arc3.games.ka59_levels import GRID, GRID_CORNER, GULCH_CELLS, REACH, WALL_CELLS
 from gridax.envs.arc3.rules import Game
 
 
@@ -16,19 +16,34 @@ def touches(state, slot, among, game: Game):
     return jnp.any(rules.collisions(state, jnp.maximum(slot, 0), game, REACH, among))
 
 
+def meets(state, slot, cells, game: Game):
+    """Sprite ``slot`` (at most :data:`REACH` cells) has a pixel that collides on a solid
+    cell of ``cells`` (``WALL_CELLS``, ``GULCH_CELLS``: a grid per level of sprites that
+    never move, read at the sprite's cells, not each such sprite sampled there)."""
+    table = state.table
+    slot = jnp.maximum(slot, 0)
+    x = table.x[slot] + jnp.arange(REACH)[None, :]
+    y = table.y[slot] + jnp.arange(REACH)[:, None]
+    own = rules.drawn_pixel(state, slot, x, y, game) != rules.TRANSPARENT
+    column, row = x - GRID_CORNER, y - GRID_CORNER
+    inside = (column >= 0) & (column < GRID) & (row >= 0) & (row < GRID)
+    last = GRID - 1
+    solid = jnp.asarray(cells)[state.level, jnp.clip(row, 0, last), jnp.clip(column, 0, last)]
+    return jnp.any(own & inside & solid)
+
+
 def _shove(state, root, heading, game: Game):
     """The original's shove of sprite ``root`` by ``heading`` (``(dx, dy)``): it moves,
     unless it then touches a wall; every shovable sprite it touches there is shoved in
     turn (in sprite order, depth first); where one of them is stopped, every sprite
     whose shove is still in progress goes back (those whose shoves ended stay moved).
     ``(state, stopped)``."""
-    m = state.memory
-    shovable, walls = m["shovable"], m["walls"]
+    shovable = state.memory["shovable"]
     depth_most = shovable.shape[0] + 1
     dx, dy = heading[0], heading[1]
     root = jnp.maximum(root, 0)
     state = rules.move(state, root, dx, dy)
-    stopped = touches(state, root, walls, game)
+    stopped = meets(state, root, WALL_CELLS, game)
     state = rules.move(state, root, -dx, -dy, stopped)
     stack = jnp.full(depth_most + 1, -1, jnp.int32).at[0].set(root)
     touching = rules.collisions(state, root, game, REACH, shovable) & ~stopped
@@ -46,7 +61,7 @@ def _shove(state, root, heading, game: Game):
         waiting = waiting.at[top, k].set(False)
         other = jnp.maximum(shovable[k], 0)
         state = rules.move(state, other, dx, dy, more)
-        blocked = more & touches(state, other, walls, game)
+        blocked = more & meets(state, other, WALL_CELLS, game)
         state = rules.move(state, other, -dx, -dy, blocked)
         in_progress = rules.mask_of(state, stack, jnp.arange(stack.shape[0]) < depth)
         state = rules.move(state, in_progress, -dx, -dy, blocked)
@@ -69,7 +84,7 @@ def shove_where(state, slot, heading, game: Game, when):
 
 
 def on_gulch(state, slot, game: Game):
-    return touches(state, slot, state.memory["gulches"], game)
+    return meets(state, slot, GULCH_CELLS, game)
 
 
 def remember_heading(state, slot, heading, when):

@@ -1,0 +1,113 @@
+"""ka59's painting (``games/ka59.py``): a block's centre and frame, a bomb's count."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games.ka59_levels import (
+    BLOCK,
+    BOMB,
+    FRAMED,
+    LINE,
+    PIXELS,
+    TAGS,
+    TICKED,
+    TOUCHING,
+)
+from gridax.envs.arc3.rules import Game
+
+
+def tag(name: str) -> int:
+    return TAGS.index(name)
+
+
+def grid_masks(state):
+    """``(rows, cols, inside)``: each slot's grid indices and its own ``height x width``."""
+    table = state.table
+    rows = jnp.arange(PIXELS)[None, :, None]
+    cols = jnp.arange(PIXELS)[None, None, :]
+    inside = (rows < table.height[:, None, None]) & (cols < table.width[:, None, None])
+    return rows, cols, inside
+
+
+def centre_cells(height, width):
+    """A block's centre cells in its grid (the middle one, or two, of each side)."""
+    rows = jnp.arange(PIXELS)[:, None]
+    cols = jnp.arange(PIXELS)[None, :]
+    down = jnp.where(height == 3, rows == 1, (rows >= 2) & (rows < 4))
+    across = jnp.where(width == 3, cols == 1, (cols >= 2) & (cols < 4))
+    return down & across
+
+
+def mark(state, slot, colour, when=True):
+    """Block ``slot``'s centre painted ``colour``."""
+    table = state.table
+    grid = table.pixels[slot]
+    centre = centre_cells(table.height[slot], table.width[slot])
+    return rules.repaint(state, slot, jnp.where(centre, jnp.int8(colour), grid), when)
+
+
+def side_cells(state):
+    """``(x, y, real)``, each ``[4, LINE]``: the cells along the top, bottom, left and
+    right of the selected block, just outside it."""
+    table = state.table
+    a = state.memory["selected"]
+    x, y, height, width = table.x[a], table.y[a], table.height[a], table.width[a]
+    along = jnp.arange(LINE)
+    xs = jnp.stack([x + along, x + along, jnp.full(LINE, x - 1), jnp.full(LINE, x + width)])
+    ys = jnp.stack([jnp.full(LINE, y - 1), jnp.full(LINE, y + height), y + along, y + along])
+    real = along[None, :] < jnp.stack([width, width, height, height])[:, None]
+    return xs, ys, real
+
+
+def frame_blocks(state, game: Game):
+    """Every block's border painted 14, and each side of the selected block that touches
+    another block, stone or bomb painted 0 (its whole row or column)."""
+    m = state.memory
+    table = state.table
+    rows, cols, inside = grid_masks(state)
+    height, width = table.height[:, None, None], table.width[:, None, None]
+    border = inside & ((rows == 0) | (cols == 0) | (rows == height - 1) | (cols == width - 1))
+    blocks = rules.tagged(state, tag(BLOCK))[:, None, None]
+    pixels = jnp.where(blocks & border, jnp.int8(FRAMED), table.pixels)
+    state = rules.repaint(state, rules.tagged(state, tag(BLOCK)), pixels)
+    xs, ys, real = side_cells(state)
+    a = m["selected"]
+    others = m["by_kind"]
+
+    def touched_by(other):
+        pixel = rules.drawn_pixel(state, jnp.maximum(other, 0), xs, ys, game)
+        solid = (pixel != rules.TRANSPARENT) & real
+        return (other >= 0) & (other != a) & jnp.any(solid, axis=1)  # [4]
+
+    sides = jnp.any(jax.vmap(touched_by)(others), axis=0)
+    grid = state.table.pixels[a]
+    h, w = table.height[a], table.width[a]
+    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
+    own = (r < h) & (c < w)
+    line = (
+        (sides[0] & (r == 0))
+        | (sides[1] & (r == h - 1))
+        | (sides[2] & (c == 0))
+        | (sides[3] & (c == w - 1))
+    )
+    return rules.repaint(state, a, jnp.where(own & line, jnp.int8(TOUCHING), grid))
+
+
+def tick_bombs(state):
+    """Each bomb's first row not yet 12 painted 12: ``(state, exploded)``, ``[MAX_BOMBS]``
+    the bombs whose last row that was."""
+    table = state.table
+    rows, cols, inside = grid_masks(state)
+    left = table.pixels[:, :, 0]  # [N, P]
+    unticked = (left != TICKED) & (jnp.arange(PIXELS)[None, :] < table.height[:, None])
+    some = jnp.any(unticked, axis=1)
+    first = jnp.argmax(unticked, axis=1)
+    bombs = rules.tagged(state, tag(BOMB)) & some
+    row = inside & (rows == first[:, None, None]) & bombs[:, None, None]
+    state = rules.repaint(state, bombs, jnp.where(row, jnp.int8(TICKED), table.pixels))
+    exploded = bombs & (first == table.height - 1)
+    slots = state.memory["bombs"]
+    return state, (slots >= 0) & exploded[jnp.maximum(slots, 0)]
