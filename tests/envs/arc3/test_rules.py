@@ -396,6 +396,32 @@ def test_turns_cells_of_source_pixels_repaints_and_camera_colours():
     assert int(drawing.draw_frame(coloured, BUILDING)[40, 40]) == 11  # an empty cell
 
 
+def test_drawn_pixel_is_what_the_frame_draws_at_a_world_cell():
+    """``drawn_pixel`` reads a turned sprite as the frame draws it, at any shape of
+    world cells, and is transparent off its box."""
+    state, _ = env.reset(BUILDING)
+    state = rules.place(state, 1, 7, 7)
+    turned = rules.rotate(rules.set_pixels(state, 0, ((1, 2),)), 0, 90)  # 1 above 2
+    xs, ys = jnp.array([[0, 0, 1]]), jnp.array([[0, 1, 0]])
+    pixels = rules.drawn_pixel(turned, 0, xs, ys, BUILDING)
+    np.testing.assert_array_equal(pixels, [[1, 2, rules.TRANSPARENT]])
+
+
+def test_repeat_runs_each_env_its_own_count():
+    """``repeat`` is a loop of a traced count for one env; batched, each env ends as
+    its own count of passes leaves it (the body does nothing past it)."""
+
+    def body(i, total, count, step):
+        return total + jnp.where(i < count, step, 0)
+
+    def run(count, step):
+        return rules.repeat(count, body, jnp.int32(0), count, step)
+
+    assert int(run(jnp.int32(3), jnp.int32(2))) == 6
+    counts, steps = jnp.array([0, 1, 4]), jnp.array([5, 5, 1])
+    np.testing.assert_array_equal(jax.vmap(run)(counts, steps), [0, 5, 4])
+
+
 def test_sprite_at_can_search_in_the_layers_of_an_earlier_sort():
     """A click finds the highest layer first; with ``layers`` (arcengine's sort at a
     level's first lookup) it searches in that order, whatever the layers are now."""
