@@ -1,15 +1,14 @@
 """Finds ka59's winning runs (``games/ka59.py``'s SOLUTIONS).
 
-A search over gridax's own game, a batch of states at a time: from each state, the four
-moves and a click on each other block (where it lies now: the choices depend on the
-state, which ``tools.search`` does not offer). States are told apart by where the
-blocks, stones and bombs lie, which block is selected and the bombs' counts (the steps
-left and the shoves' history are left out: a path is the actions that reached its
-state, so it stays a real run whatever was merged). Each depth keeps the ``width``
-states nearest done: the sum, over the frames, of the cells between the frame's inside
-and the nearest block (or stone) of its size. The run found is played again on the
-game from the end of the level before, and must complete its level; the game is exact,
-so the runs hold on the official file (the recorded trace's last episode checks them).
+A beam search over gridax's own game (``tools.search.shortest_solution``): from each
+state, the four moves and a click on each other block where it lies now. States are
+told apart by where the blocks, stones and bombs lie, which block is selected and the
+bombs' counts (the steps left and the shoves' history are left out). Each depth keeps
+the ``WIDTH`` states nearest done: the sum, over the target frames, of the cells
+between a frame's inside and the nearest block (or stone) of its size. The run found is
+played again on the game from the end of the level before, and must complete its level;
+the game is exact, so the runs hold on the official file (the recorded trace's last
+episode checks them).
 
     python tests/tools/solve_ka59.py [LEVEL ...]
 """
@@ -23,9 +22,10 @@ import numpy as np
 
 from gridax.envs.arc3 import env
 from gridax.envs.arc3.engine import camera as cam
-from gridax.envs.arc3.engine.types import GAME_OVER, Action
+from gridax.envs.arc3.engine.types import Action
 from gridax.envs.arc3.games import ka59
 from gridax.envs.arc3.rules import CLICK
+from gridax.envs.arc3.tools.search import shortest_solution
 
 GAME = ka59.GAME
 BLOCK_TAG, STONE_TAG = GAME.tags.index(ka59.BLOCK), GAME.tags.index(ka59.STONE)
@@ -34,15 +34,12 @@ WIDTH = 4096
 BATCH = 4096
 
 
-def _take(tree, index):
-    return jax.tree.map(lambda leaf: np.asarray(leaf)[index], tree)
-
-
-def _choices(states, count: int) -> tuple[np.ndarray, np.ndarray]:
+def _choices(states) -> tuple[np.ndarray, np.ndarray]:
     """``(parents, triples)``: every state's moves and clicks on its other blocks (at
     their centres on the screen: the inverse of the camera's ``display_to_grid``)."""
     table, memory = states.table, states.memory
-    camera = _take(states.camera, 0)  # one level: one camera
+    count = len(states.status)
+    camera = jax.tree.map(lambda leaf: leaf[0], states.camera)  # one level: one camera
     scale, x0, y0 = (int(v) for v in cam.scale_and_offset(camera))
     blocks = np.asarray(table.tags[:, :, BLOCK_TAG]) & np.asarray(table.exists)
     blocks &= np.arange(blocks.shape[1])[None, :] != np.asarray(memory["selected"])[:, None]
@@ -57,8 +54,10 @@ def _choices(states, count: int) -> tuple[np.ndarray, np.ndarray]:
     return parents, triples
 
 
-def _keys(states, count: int) -> list[bytes]:
+def _keys(states) -> list[bytes]:
+    """Where the blocks, stones and bombs lie, the selection and the bombs' counts."""
     m = states.memory
+    count = len(states.status)
     shovable = np.maximum(np.asarray(m["shovable"]), 0)
     rows = np.arange(count)[:, None]
     x, y = np.asarray(states.table.x)[rows, shovable], np.asarray(states.table.y)[rows, shovable]
@@ -69,72 +68,30 @@ def _keys(states, count: int) -> list[bytes]:
     return [row.tobytes() for row in flat]
 
 
-def _distance(states, count: int) -> np.ndarray:
-    """Per state, the sum over the frames of the cells from the frame's inside to the
+def _distance(states) -> np.ndarray:
+    """Per state, the sum over the target frames of the cells from the inside of each to the
     nearest block (stone) of its size."""
     t, m = states.table, states.memory
+    count = len(states.status)
     x, y = np.asarray(t.x), np.asarray(t.y)
     h, w = np.asarray(t.height), np.asarray(t.width)
     rows = np.arange(count)[:, None]
-    frames = np.maximum(np.asarray(m["frames"]), 0)  # [B, F]
-    holds_block = np.asarray(m["frames_hold_blocks"])[:, :, None]
+    targets = np.maximum(np.asarray(m["targets"]), 0)  # [B, F]
+    holds_block = np.asarray(m["targets_hold_blocks"])[:, :, None]
     kind = np.where(holds_block, t.tags[:, None, :, BLOCK_TAG], t.tags[:, None, :, STONE_TAG])
     kind = np.asarray(kind) & np.asarray(t.exists)[:, None, :]
-    fits = kind & (h[:, None, :] == h[rows, frames][:, :, None] - 2)
-    fits &= w[:, None, :] == w[rows, frames][:, :, None] - 2
-    gaps = np.abs(x[:, None, :] - x[rows, frames][:, :, None] - 1)
-    gaps += np.abs(y[:, None, :] - y[rows, frames][:, :, None] - 1)
+    fits = kind & (h[:, None, :] == h[rows, targets][:, :, None] - 2)
+    fits &= w[:, None, :] == w[rows, targets][:, :, None] - 2
+    gaps = np.abs(x[:, None, :] - x[rows, targets][:, :, None] - 1)
+    gaps += np.abs(y[:, None, :] - y[rows, targets][:, :, None] - 1)
     nearest = np.where(fits, gaps, 1000).min(axis=2)
-    return np.where(np.asarray(m["frames"]) >= 0, nearest, 0).sum(axis=1)
+    return np.where(np.asarray(m["targets"]) >= 0, nearest, 0).sum(axis=1)
 
 
 def solve_level(state) -> list[tuple[int, int, int]]:
-    score = int(state.score)
-    frontier = _take(state, None)
-    seen = set(_keys(frontier, 1))
-    trail: list[tuple[np.ndarray, np.ndarray]] = []
-    step = jax.jit(lambda s, a: env.batch_step(s, a, GAME, "last"))
-    for _ in range(MAX_DEPTH):
-        parents, triples = _choices(frontier, len(np.asarray(frontier.status)))
-        kept, kept_at = [], []
-        for start in range(0, len(parents), BATCH):
-            parent, triple = parents[start : start + BATCH], triples[start : start + BATCH]
-            size = 1 << max(len(parent) - 1, 0).bit_length()
-            states = _take(frontier, np.resize(parent, size))
-            chosen = np.resize(triple, (size, 3))
-            new, _, info = step(states, Action(*(np.asarray(c) for c in chosen.T)))
-            new = _take(new, slice(len(parent)))
-            done = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
-            if done.size:
-                trail.append((parent[done[:1]], triple[done[:1]]))
-                return _path(trail)
-            alive = np.asarray(new.status) != GAME_OVER
-            fresh = []
-            for j, key in enumerate(_keys(new, len(parent))):
-                if alive[j] and key not in seen:
-                    seen.add(key)
-                    fresh.append(j)
-            kept.append(_take(new, np.asarray(fresh, int)))
-            kept_at.append(start + np.asarray(fresh, int))
-        at = np.concatenate(kept_at)
-        if not len(at):
-            break
-        new = jax.tree.map(lambda *leaves: np.concatenate(leaves), *kept)
-        parent, triple = parents[at], triples[at]
-        if len(at) > WIDTH:
-            best = np.argsort(_distance(new, len(at)), kind="stable")[:WIDTH]
-            new, parent, triple = _take(new, best), parent[best], triple[best]
-        trail.append((parent, triple))
-        frontier = new
-    raise ValueError(f"ka59 level {int(state.level) + 1}: no run found within {MAX_DEPTH}")
-
-
-def _path(trail) -> list[tuple[int, int, int]]:
-    path, last = [], 0
-    for parent, triple in reversed(trail):
-        path.append(tuple(int(v) for v in triple[last]))
-        last = int(parent[last])
-    return path[::-1]
+    return shortest_solution(
+        GAME, state, _choices, MAX_DEPTH, batch=BATCH, rank=_distance, width=WIDTH, keys=_keys
+    )
 
 
 def main(levels: list[int]) -> None:

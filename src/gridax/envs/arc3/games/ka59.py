@@ -54,8 +54,8 @@ from gridax.envs.arc3.games.ka59_levels import (
     KINDS,
     LEVELS,
     MAX_BOMBS,
-    MAX_FRAMES,
     MAX_PUSHABLE,
+    MAX_TARGETS,
     NUM_SLOTS,
     PIXELS,
     REACH,
@@ -71,6 +71,7 @@ from gridax.envs.arc3.games.ka59_levels import (
     kinds_tagged,
 )
 from gridax.envs.arc3.games.ka59_painting import (
+    edges,
     frame_blocks,
     grid_masks,
     mark,
@@ -105,24 +106,24 @@ def _after_moves(state):
 
 
 def _solved(state):
-    """Every frame holds a block (or a stone) exactly inside its border."""
+    """Every target frame holds a block (or a stone) exactly inside its border."""
     m = state.memory
     table = state.table
     height, width = rules.drawn_size(state)
-    frames = jnp.maximum(m["frames"], 0)
+    targets = jnp.maximum(m["targets"], 0)
     inside = (
-        (table.x[None, :] == table.x[frames][:, None] + 1)
-        & (table.y[None, :] == table.y[frames][:, None] + 1)
-        & (height[None, :] == height[frames][:, None] - 2)
-        & (width[None, :] == width[frames][:, None] - 2)
+        (table.x[None, :] == table.x[targets][:, None] + 1)
+        & (table.y[None, :] == table.y[targets][:, None] + 1)
+        & (height[None, :] == height[targets][:, None] - 2)
+        & (width[None, :] == width[targets][:, None] - 2)
     )
     kind = jnp.where(
-        m["frames_hold_blocks"][:, None],
+        m["targets_hold_blocks"][:, None],
         rules.tagged(state, tag(BLOCK))[None, :],
         rules.tagged(state, tag(STONE))[None, :],
     )
     held = jnp.any(inside & kind, axis=1)
-    return jnp.all(held | (m["frames"] < 0))
+    return jnp.all(held | (m["targets"] < 0))
 
 
 def _end_action(state, game: Game):
@@ -139,14 +140,11 @@ def _end_action(state, game: Game):
 
 def _collider_grid(side, height, width):
     """The shoving line's pixels: 0 along ``side`` (0-3: top, bottom, left, right) of a
-    block of ``height x width`` cells, one cell out, in a grid from its corner less one."""
-    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
-    across = (c >= 1) & (c <= width)
-    down = (r >= 1) & (r <= height)
-    line = jnp.stack(
-        [(r == 0) & across, (r == height + 1) & across, (c == 0) & down, (c == width + 1) & down]
-    )[side]  # (each [P, P])
-    return jnp.where(line, jnp.int8(0), jnp.int8(rules.TRANSPARENT))
+    block of ``height x width`` cells, one cell out, in a grid from its corner less one:
+    that edge of the grid around the block, without the corners."""
+    around = edges(height + 2, width + 2)
+    corners = (around[0] | around[1]) & (around[2] | around[3])
+    return jnp.where(around[side] & ~corners, jnp.int8(0), jnp.int8(rules.TRANSPARENT))
 
 
 def _start_shove(state, touching, heading, side, when):
@@ -158,20 +156,13 @@ def _start_shove(state, touching, heading, side, when):
     height, width = table.height[a], table.width[a]
     state = rules.set_memory(state, "shoving", touching, when)
     state = rules.set_memory(state, "frame", 0, when)
-    slots = jnp.where(touching, m["shovable"], -1)
-    shoved = rules.mask_of(state, slots)
-    state = rules.set_memory(
-        state, "heading", jnp.where(shoved[:, None], heading, m["heading"]), when
-    )
-    state = rules.set_memory(state, "shoved", m["shoved"] | shoved, when)
+    state = remember_heading(state, rules.mask_of(state, m["shovable"], touching), heading, when)
     state = rules.repaint(state, collider, _collider_grid(side, height, width), when)
     state = rules.place(state, collider, table.x[a] - 1, table.y[a] - 1, when)
     state = rules.add_again(state, collider, when)
-    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
-    own = (r < height) & (c < width)
-    edge = jnp.stack(jnp.broadcast_arrays(r == 0, r == height - 1, c == 0, c == width - 1))[side]
     grid = state.table.pixels[a]
-    return rules.repaint(state, a, jnp.where(own & edge, jnp.int8(FRAMED), grid), when)
+    edge = edges(height, width)[side]
+    return rules.repaint(state, a, jnp.where(edge, jnp.int8(FRAMED), grid), when)
 
 
 # ACTION1-4's side of the block that shoves: up, down, left, right.
@@ -294,7 +285,7 @@ def _blast_frame(state, game: Game):
             slot = jnp.maximum(by_kind[i], 0)
             hit = exploding & (by_kind[i] >= 0) & touches(state, slot, blast[None], game)
             state, _ = shove_where(state, slot, heading, game, hit)
-            return remember_heading(state, slot, heading, hit)
+            return remember_heading(state, rules.mask_of(state, slot), heading, hit)
 
         return jax.lax.fori_loop(0, by_kind.shape[0], one_sprite, state)
 
@@ -386,8 +377,8 @@ GAME = Game(
         "by_kind": Var(shape=(MAX_PUSHABLE,), value=-1),
         "bombs": Var(shape=(MAX_BOMBS,), value=-1),
         "blasts": Var(shape=(MAX_BOMBS, BLAST_FRAMES), value=-1),
-        "frames": Var(shape=(MAX_FRAMES,), value=-1),
-        "frames_hold_blocks": Var("bool", (MAX_FRAMES,)),
+        "targets": Var(shape=(MAX_TARGETS,), value=-1),
+        "targets_hold_blocks": Var("bool", (MAX_TARGETS,)),
         "shoving": Var("bool", (MAX_PUSHABLE,)),
         "heading": Var(shape=(NUM_SLOTS, 2)),
         "shoved": Var("bool", (NUM_SLOTS,)),

@@ -32,14 +32,10 @@ def _tagged_slots(sprites, *tags) -> list[int]:
     return [i for i, s in enumerate(sprites) if set(tags) & set(s.tags)]
 
 
-def _padded(slots, size: int) -> list[int]:
-    return list(slots) + [-1] * (size - len(slots))
-
-
 LEVEL_SPRITES = [level.sprites for level in DATA.levels]
 MAX_PUSHABLE = max(len(_tagged_slots(s, BLOCK, STONE, BOMB)) for s in LEVEL_SPRITES)
 MAX_BOMBS = max(len(_tagged_slots(s, BOMB)) for s in LEVEL_SPRITES)
-MAX_FRAMES = max(len(_tagged_slots(s, BLOCK_FRAME, STONE_FRAME)) for s in LEVEL_SPRITES)
+MAX_TARGETS = max(len(_tagged_slots(s, BLOCK_FRAME, STONE_FRAME)) for s in LEVEL_SPRITES)
 COLLIDER_SPRITE = rules.Sprite(
     pixels=((rules.TRANSPARENT,) * PIXELS,) * PIXELS, kind=COLLIDER, tags=("Collider",)
 )
@@ -61,19 +57,25 @@ def _level(number: int) -> Level:
         size = len(sprites[bomb].pixels[0])
         blasts.append([len(sprites) + n for n in range(BLAST_FRAMES)])
         sprites += [DATA.catalogue[f"explode-{size}-{n + 1}"] for n in range(BLAST_FRAMES)]
-    frames = _tagged_slots(sprites, BLOCK_FRAME, STONE_FRAME)
-    frames = [(f, BLOCK if BLOCK_FRAME in sprites[f].tags else STONE) for f in frames]
+    targets = _tagged_slots(sprites, BLOCK_FRAME, STONE_FRAME)  # frames to fill
+    where = f"ka59 level {number + 1}"
+    padded = rules.official.padded
     memory = {
         "steps": declared.data["StepCounter"],
         "budget": declared.data["StepCounter"],
         "first_block": _tagged_slots(sprites, BLOCK)[0],
-        "shovable": _padded(shovable, MAX_PUSHABLE),
-        "by_kind": _padded(by_kind, MAX_PUSHABLE),
-        "bombs": _padded(bombs, MAX_BOMBS),
-        "blasts": blasts + [[-1] * BLAST_FRAMES] * (MAX_BOMBS - len(blasts)),
-        "frames": _padded([f for f, _ in frames], MAX_FRAMES),
-        "frames_hold_blocks": [k == BLOCK for _, k in frames]
-        + [False] * (MAX_FRAMES - len(frames)),
+        "shovable": padded(shovable, MAX_PUSHABLE, where, "shovable sprites"),
+        "by_kind": padded(by_kind, MAX_PUSHABLE, where, "shovable sprites"),
+        "bombs": padded(bombs, MAX_BOMBS, where, "bombs"),
+        "blasts": padded(blasts, MAX_BOMBS, where, "bombs", [-1] * BLAST_FRAMES),
+        "targets": padded(targets, MAX_TARGETS, where, "target frames"),
+        "targets_hold_blocks": padded(
+            [BLOCK_FRAME in sprites[t].tags for t in targets],
+            MAX_TARGETS,
+            where,
+            "target frames",
+            False,
+        ),
         "collider": collider,
     }
     return Level(tuple(sprites), declared.grid_size, memory, declared.name)
@@ -129,5 +131,6 @@ SOLUTIONS = (
 
 
 def kinds_tagged(*tags) -> tuple[str, ...]:
+    """The kinds of the levels' and the catalogue's sprites with any of ``tags``."""
     sprites = [s for level in LEVEL_SPRITES for s in level] + list(DATA.catalogue.values())
     return tuple(sorted({s.kind for s in sprites if set(tags) & set(s.tags)}))

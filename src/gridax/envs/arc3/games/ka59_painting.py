@@ -32,6 +32,16 @@ def grid_masks(state):
     return rows, cols, inside
 
 
+def edges(height, width):
+    """``[4, P, P]``: the top, bottom, left and right edges of a grid of ``height x
+    width`` pixels (the rest of the :data:`PIXELS` grid outside them all)."""
+    rows = jnp.arange(PIXELS)[:, None]
+    cols = jnp.arange(PIXELS)[None, :]
+    inside = (rows < height) & (cols < width)
+    sides = jnp.broadcast_arrays(rows == 0, rows == height - 1, cols == 0, cols == width - 1)
+    return jnp.stack(sides) & inside[None]
+
+
 def centre_cells(height, width):
     """A block's centre cells in its grid (the middle one, or two, of each side)."""
     rows = jnp.arange(PIXELS)[:, None]
@@ -67,33 +77,22 @@ def frame_blocks(state, game: Game):
     another block, stone or bomb painted 0 (its whole row or column)."""
     m = state.memory
     table = state.table
-    rows, cols, inside = grid_masks(state)
-    height, width = table.height[:, None, None], table.width[:, None, None]
-    border = inside & ((rows == 0) | (cols == 0) | (rows == height - 1) | (cols == width - 1))
-    blocks = rules.tagged(state, tag(BLOCK))[:, None, None]
-    pixels = jnp.where(blocks & border, jnp.int8(FRAMED), table.pixels)
-    state = rules.repaint(state, rules.tagged(state, tag(BLOCK)), pixels)
+    border = jnp.any(jax.vmap(edges)(table.height, table.width), axis=1)  # [N, P, P]
+    blocks = rules.tagged(state, tag(BLOCK))
+    pixels = jnp.where(blocks[:, None, None] & border, jnp.int8(FRAMED), table.pixels)
+    state = rules.repaint(state, blocks, pixels)
     xs, ys, real = side_cells(state)
     a = m["selected"]
-    others = m["by_kind"]
 
     def touched_by(other):
         pixel = rules.drawn_pixel(state, jnp.maximum(other, 0), xs, ys, game)
         solid = (pixel != rules.TRANSPARENT) & real
         return (other >= 0) & (other != a) & jnp.any(solid, axis=1)  # [4]
 
-    sides = jnp.any(jax.vmap(touched_by)(others), axis=0)
+    sides = jnp.any(jax.vmap(touched_by)(m["by_kind"]), axis=0)
+    line = jnp.any(edges(table.height[a], table.width[a]) & sides[:, None, None], axis=0)
     grid = state.table.pixels[a]
-    h, w = table.height[a], table.width[a]
-    r, c = jnp.arange(PIXELS)[:, None], jnp.arange(PIXELS)[None, :]
-    own = (r < h) & (c < w)
-    line = (
-        (sides[0] & (r == 0))
-        | (sides[1] & (r == h - 1))
-        | (sides[2] & (c == 0))
-        | (sides[3] & (c == w - 1))
-    )
-    return rules.repaint(state, a, jnp.where(own & line, jnp.int8(TOUCHING), grid))
+    return rules.repaint(state, a, jnp.where(line, jnp.int8(TOUCHING), grid))
 
 
 def tick_bombs(state):

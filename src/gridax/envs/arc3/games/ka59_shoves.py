@@ -87,7 +87,11 @@ def on_gulch(state, slot, game: Game):
     return meets(state, slot, GULCH_CELLS, game)
 
 
-def remember_heading(state, slot, heading, when):
+def remember_heading(state, shoved, heading, when):
+    """The sprites ``shoved`` (a mask over the slots) remembered as shoved ``heading``:
+    their way at an explosion's end (the original's dict of each sprite's last shove)."""
     m = state.memory
-    state = rules.set_memory(state, "heading", m["heading"].at[slot].set(heading), when)
-    return rules.set_memory(state, "shoved", m["shoved"].at[slot].set(True), when)
+    state = rules.set_memory(
+        state, "heading", jnp.where(shoved[:, None], heading, m["heading"]), when
+    )
+    return rules.set_memory(state, "shoved", m["shoved"] | shoved, when)

@@ -39,85 +39,105 @@ def _padded(count: int) -> int:
     return 1 << max(count - 1, 0).bit_length()
 
 
-def _expand(game, frontier, choices, score, seen, ignored, batch):
-    """One depth of the search: every state of ``frontier`` stepped by every choice.
-    ``(solved, kept)``: ``solved`` the ``(parent, choice)`` of the first that completes
-    the level, else None; ``kept`` the new states not seen before nor lost, with their
-    parents and choices."""
-    count = len(frontier.status)
-    parents = np.repeat(np.arange(count), len(choices))
-    chosen = np.tile(np.arange(len(choices)), count)
-    kept, kept_parents, kept_chosen = [], [], []
+Choices = Callable[[Arc3State], tuple[np.ndarray, np.ndarray]]
+Keys = Callable[[Arc3State], list[bytes]]
+
+
+def _fixed_choices(actions: Sequence[Triple]) -> Choices:
+    """Every state of a batch with every one of ``actions``: ``(parents, triples)``."""
+    triples = np.asarray(actions, np.int32).reshape(-1, 3)
+
+    def choices(states):
+        count = len(states.status)
+        return np.repeat(np.arange(count), len(triples)), np.tile(triples, (count, 1))
+
+    return choices
+
+
+def _expand(game, frontier, choices: Choices, score, seen, keys: Keys, batch):
+    """One depth of the search: every state of ``frontier`` stepped by each of its
+    choices. ``(solved, kept)``: ``solved`` the ``(parent, triple)`` of the first that
+    completes the level, else None; ``kept`` the new states not seen before nor lost,
+    with their parents and triples."""
+    parents, triples = choices(frontier)
+    kept, kept_parents, kept_triples = [], [], []
     for start in range(0, len(parents), batch):
-        parent, choice = parents[start : start + batch], chosen[start : start + batch]
+        parent, triple = parents[start : start + batch], triples[start : start + batch]
         size = _padded(len(parent))
         states = _take(frontier, np.resize(parent, size))
-        triple = choices[np.resize(choice, size)]
-        new, _, info = env.batch_step(states, Action(*triple.T), game)
+        chosen = np.resize(triple, (size, 3))
+        # Only the states are kept: the last frame alone leaves them as every frame does.
+        new, _, info = env.batch_step(states, Action(*chosen.T), game, "last")
         new = _take(new, slice(len(parent)))
         solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
         if solved.size:
             first = int(solved[0])
-            return (parent[first : first + 1], choice[first : first + 1]), None
+            return (parent[first : first + 1], triple[first : first + 1]), None
         keep = []
-        for i, key in enumerate(_keys(new, ignored)):
+        for i, key in enumerate(keys(new)):
             if key not in seen and new.status[i] != GAME_OVER:
                 seen.add(key)
                 keep.append(i)
         kept.append(_take(new, keep))
         kept_parents.append(parent[keep])
-        kept_chosen.append(choice[keep])
+        kept_triples.append(triple[keep])
     states = jax.tree.map(lambda *leaves: np.concatenate(leaves), *kept)
-    return None, (states, np.concatenate(kept_parents), np.concatenate(kept_chosen))
+    return None, (states, np.concatenate(kept_parents), np.concatenate(kept_triples))
 
 
 def shortest_solution(
     game: Game,
     state: Arc3State,
-    actions: Sequence[Triple],
+    actions: Sequence[Triple] | Choices,
     max_depth: int = 80,
     ignored: Sequence[str] = (),
     batch: int = 4096,
     rank: Callable[[Arc3State], np.ndarray] | None = None,
     width: int = 1024,
+    keys: Keys | None = None,
 ) -> list[Triple]:
     """The fewest of ``actions`` that complete the level ``state`` is in (from one env's
-    ``state``); ``ValueError`` when none does within ``max_depth``. States that differ
-    only in the ``ignored`` memory variables (a budget counting down) count as one. At
-    most ``batch`` states are stepped at a time (a game with large frames or sprite
-    grids needs fewer).
+    ``state``); ``ValueError`` when none does within ``max_depth``. ``actions`` are
+    triples tried from every state, or a function of a batch of states giving
+    ``(parents, triples)`` (choices that depend on the state: a click on a sprite where
+    it lies now). States that differ only in the ``ignored`` memory variables (a budget
+    counting down) count as one; ``keys`` (a batch of states -> a key each) tells states
+    apart instead. At most ``batch`` states are stepped at a time (a game with large
+    frames or sprite grids needs fewer).
 
     With ``rank`` (a batch of states -> a number each, lower is closer to done), the
     search is a beam search: each depth keeps only the ``width`` best-ranked states
     (ties in breadth-first order), for levels too deep to search whole; the run found is
-    then short, not the shortest."""
+    then short, not the shortest. Either way the run is the actions that reached its
+    state: merging states by their keys prunes the search, never makes a run false."""
     score = int(state.score)
     frontier = _take(state, None)
-    seen = set(_keys(frontier, ignored))
-    trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, action) of each
-    choices = np.asarray(actions, np.int32)
+    keys = keys or (lambda states: _keys(states, ignored))
+    seen = set(keys(frontier))
+    trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, triple) of each
+    choices = actions if callable(actions) else _fixed_choices(actions)
     for _ in range(max_depth):
-        solved, kept = _expand(game, frontier, choices, score, seen, ignored, batch)
+        solved, kept = _expand(game, frontier, choices, score, seen, keys, batch)
         if solved is not None:
             trail.append(solved)
-            return _path(trail, 0, choices)
+            return _path(trail)
         assert kept is not None  # _expand returns one of the two
-        frontier, parents, chosen = kept
+        frontier, parents, triples = kept
         if not len(parents):
             break
         if rank is not None and len(parents) > width:
             best = np.argsort(np.asarray(rank(frontier)), kind="stable")[:width]
-            frontier, parents, chosen = _take(frontier, best), parents[best], chosen[best]
-        trail.append((parents, chosen))
+            frontier, parents, triples = _take(frontier, best), parents[best], triples[best]
+        trail.append((parents, triples))
     raise ValueError(
         f"game {game.name!r}, level {int(state.level)}: no solution within {max_depth} actions"
     )
 
 
-def _path(trail, last: int, choices: np.ndarray) -> list[Triple]:
-    path = []
-    for parent, chosen in reversed(trail):
-        path.append(tuple(int(v) for v in choices[chosen[last]]))
+def _path(trail) -> list[Triple]:
+    path, last = [], 0
+    for parent, triple in reversed(trail):
+        path.append(tuple(int(v) for v in triple[last]))
         last = int(parent[last])
     return path[::-1]
 
