@@ -21,6 +21,7 @@ from jaxtyping import Array, Bool, Int32
 
 from gridax.envs.arc3.engine import camera as cam
 from gridax.envs.arc3.engine import collision, maps, sprites
+from gridax.envs.arc3.engine.boxes import boxes_at, boxes_meet, drawn_grid, in_boxes, solid_boxes
 from gridax.envs.arc3.engine.branches import (
     drawn_rarely,
     either,
@@ -101,6 +102,8 @@ __all__ = [
     "arrow_step",
     "at_frame",
     "box_runs",
+    "boxes_at",
+    "boxes_meet",
     "bring_back",
     "cells_on_screen",
     "clicked_cell",
@@ -111,11 +114,13 @@ __all__ = [
     "draw_rect",
     "draw_sprite",
     "draw_square",
+    "drawn_grid",
     "drawn_pixel",
     "drawn_rarely",
     "drawn_size",
     "either",
     "frame_number",
+    "in_boxes",
     "kinds_but",
     "lay_out",
     "list_length",
@@ -152,6 +157,7 @@ __all__ = [
     "set_scale",
     "set_visible",
     "slot_of",
+    "solid_boxes",
     "tagged",
     "update_memory",
     "when_any",

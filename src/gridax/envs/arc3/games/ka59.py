@@ -58,7 +58,6 @@ from gridax.envs.arc3.games.ka59_levels import (
     MAX_TARGETS,
     NUM_SLOTS,
     PIXELS,
-    REACH,
     SELECTED,
     SLIDE_FRAMES,
     SOLUTIONS,
@@ -83,6 +82,7 @@ from gridax.envs.arc3.games.ka59_shoves import (
     on_gulch,
     remember_heading,
     shove_where,
+    shoves_into,
     touches,
 )
 from gridax.envs.arc3.rules import Game, Var
@@ -128,7 +128,7 @@ def _solved(state):
 
 def _end_action(state, game: Game):
     """Every action's end: the blocks framed, the level won or the last step lost."""
-    state = frame_blocks(state, game)
+    state = frame_blocks(state)
     solved = _solved(state)
     state = rules.next_level(state, len(game.levels), solved)
     state = rules.lose(state, ~solved & (state.memory["steps"] == 0))
@@ -178,8 +178,8 @@ def rule(state, action, game: Game):
     heading = STEP * rules.arrow_step(action)
     a = m["selected"]
     moved = rules.move(state, a, heading[0], heading[1])
-    barred = meets(moved, a, WALL_CELLS, game) | on_gulch(moved, a, game)
-    touching = rules.collisions(moved, a, game, REACH, m["shovable"]) & ~barred
+    barred = meets(moved, a, WALL_CELLS) | on_gulch(moved, a)
+    touching = shoves_into(moved, a, m["shovable"]) & ~barred
     shoving = arrow & jnp.any(touching)
     state = rules.where(arrow & ~barred & ~shoving, moved, state)
     state = _start_shove(state, touching, heading, jnp.asarray(SIDES)[action.id], shoving)
@@ -207,7 +207,7 @@ def _slide(state, game: Game):
     def one(i, carry, shoving, count):
         state, settled_all = carry
         slot = state.memory["shovable"][shoving[i]]
-        settled = (state.memory["frame"] >= SLIDE_FRAMES) & ~on_gulch(state, slot, game)
+        settled = (state.memory["frame"] >= SLIDE_FRAMES) & ~on_gulch(state, slot)
         heading = state.memory["heading"][slot]
         go = (i < count) & ~settled
         state, stopped = shove_where(state, slot, heading, game, go)
@@ -230,7 +230,7 @@ def _shove_frame(state, game: Game):
     its end."""
     state, settled = _slide(state, game)
     going = rules.set_memory(state, "frame", state.memory["frame"] + 1)
-    going = rules.complete(frame_blocks(going, game), False)
+    going = rules.complete(frame_blocks(going), False)
     return rules.where(settled, _end_shove(state, game)[0], going)
 
 
@@ -290,7 +290,7 @@ def _blast_frame(state, game: Game):
         return jax.lax.fori_loop(0, by_kind.shape[0], one_sprite, state)
 
     state = jax.lax.fori_loop(0, m["bombs"].shape[0], one_bomb, state)
-    state = frame_blocks(state, game)
+    state = frame_blocks(state)
     state = rules.set_memory(state, "frame", frame + 1)
     return rules.complete(state, False)
 
@@ -311,7 +311,7 @@ def _settle_frame(state, game: Game):
     def one(i, carry):
         state, slid = carry
         slot = jnp.maximum(by_kind[i], 0)
-        go = (by_kind[i] >= 0) & state.memory["shoved"][slot] & on_gulch(state, slot, game)
+        go = (by_kind[i] >= 0) & state.memory["shoved"][slot] & on_gulch(state, slot)
         state, stopped = shove_where(state, slot, state.memory["heading"][slot], game, go)
         return state, slid | (go & ~stopped)
 
@@ -340,7 +340,7 @@ def on_set_level(state, game: Game):
     state = rules.remove(state, reserved)
     state = mark(state, m["first_block"], SELECTED)
     state = rules.set_memory(state, "selected", m["first_block"])
-    return frame_blocks(state, game)
+    return frame_blocks(state)
 
 
 def ui(state, frame, game: Game):

@@ -103,10 +103,27 @@ def _solid_cells(sprites, tag: str) -> np.ndarray:
     return grid
 
 
+SHAPE_BOXES = 2  # a shovable sprite's solid cells are a box, or a cross of two
+
+
+def _shape_boxes(sprites) -> np.ndarray:
+    """``[NUM_SLOTS, SHAPE_BOXES, 4]``: each shovable sprite's solid cells as boxes from
+    its corner (``rules.solid_boxes``: they change colour, never shape), empty for the
+    others, which the rule never tests so."""
+    boxes = np.zeros((NUM_SLOTS, SHAPE_BOXES, 4), np.int32)
+    for slot in _tagged_slots(sprites, BLOCK, STONE, BOMB):
+        sprite = sprites[slot]
+        if not (sprite.collidable and sprite.blocking == rules.Blocking.PIXEL_PERFECT):
+            raise ValueError(f"ka59: {sprite.kind!r} does not collide pixel by pixel")
+        boxes[slot] = rules.solid_boxes(sprite, SHAPE_BOXES)
+    return boxes
+
+
 WALL_CELLS = np.stack([_solid_cells(sprites, WALL) for sprites in LEVEL_SPRITES])
 GULCH_CELLS = np.stack([_solid_cells(sprites, GULCH) for sprites in LEVEL_SPRITES])
 LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))
 NUM_SLOTS = max(len(level.sprites) for level in LEVELS)
+SHAPES = np.stack([_shape_boxes(level.sprites) for level in LEVELS])
 # A bomb's shove by its turn (0, 90, 180, 270 degrees): down, left, up, right.
 HEADINGS = np.array([(0, STEP), (-STEP, 0), (0, -STEP), (STEP, 0)], np.int32)
 

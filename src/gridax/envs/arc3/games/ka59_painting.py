@@ -16,7 +16,7 @@ from gridax.envs.arc3.games.ka59_levels import (
     TICKED,
     TOUCHING,
 )
-from gridax.envs.arc3.rules import Game
+from gridax.envs.arc3.games.ka59_shoves import shape
 
 
 def tag(name: str) -> int:
@@ -72,7 +72,7 @@ def side_cells(state):
     return xs, ys, real
 
 
-def frame_blocks(state, game: Game):
+def frame_blocks(state):
     """Every block's border painted 14, and each side of the selected block that touches
     another block, stone or bomb painted 0 (its whole row or column)."""
     m = state.memory
@@ -85,8 +85,7 @@ def frame_blocks(state, game: Game):
     a = m["selected"]
 
     def touched_by(other):
-        pixel = rules.drawn_pixel(state, jnp.maximum(other, 0), xs, ys, game)
-        solid = (pixel != rules.TRANSPARENT) & real
+        solid = rules.in_boxes(xs, ys, shape(state, other)) & real
         return (other >= 0) & (other != a) & jnp.any(solid, axis=1)  # [4]
 
     sides = jnp.any(jax.vmap(touched_by)(m["by_kind"]), axis=0)

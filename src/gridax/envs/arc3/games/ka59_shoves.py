@@ -7,8 +7,33 @@ import jax
 import jax.numpy as jnp
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.games.ka59_levels import GRID, GRID_CORNER, GULCH_CELLS, REACH, WALL_CELLS
+from gridax.envs.arc3.games.ka59_levels import (
+    GRID,
+    GRID_CORNER,
+    GULCH_CELLS,
+    REACH,
+    SHAPES,
+    WALL_CELLS,
+)
 from gridax.envs.arc3.rules import Game
+
+
+def shape(state, slot):
+    """Shovable sprite ``slot``'s solid cells as world boxes (``[..., 2, 4]``): its
+    level's ``SHAPES`` where it stands."""
+    table = state.table
+    slot = jnp.maximum(slot, 0)
+    return rules.boxes_at(jnp.asarray(SHAPES)[state.level, slot], table.x[slot], table.y[slot])
+
+
+def shoves_into(state, slot, among):
+    """``[k]``: which of the shovable sprites ``among`` (``[k]``, -1 for none) sprite
+    ``slot`` collides with where it stands (their boxes, not their pixels: the same
+    for sprites that keep their shape)."""
+    exists = state.table.exists
+    meet = rules.boxes_meet(shape(state, slot)[None], shape(state, among))
+    real = (among >= 0) & (among != slot) & exists[jnp.maximum(among, 0)]
+    return meet & real & exists[jnp.maximum(slot, 0)]
 
 
 def touches(state, slot, among, game: Game):
@@ -16,7 +41,7 @@ def touches(state, slot, among, game: Game):
     return jnp.any(rules.collisions(state, jnp.maximum(slot, 0), game, REACH, among))
 
 
-def meets(state, slot, cells, game: Game):
+def meets(state, slot, cells):
     """Sprite ``slot`` (at most :data:`REACH` cells) has a pixel that collides on a solid
     cell of ``cells`` (``WALL_CELLS``, ``GULCH_CELLS``: a grid per level of sprites that
     never move, read at the sprite's cells, not each such sprite sampled there)."""
@@ -24,7 +49,7 @@ def meets(state, slot, cells, game: Game):
     slot = jnp.maximum(slot, 0)
     x = table.x[slot] + jnp.arange(REACH)[None, :]
     y = table.y[slot] + jnp.arange(REACH)[:, None]
-    own = rules.drawn_pixel(state, slot, x, y, game) != rules.TRANSPARENT
+    own = rules.in_boxes(x, y, shape(state, slot))
     column, row = x - GRID_CORNER, y - GRID_CORNER
     inside = (column >= 0) & (column < GRID) & (row >= 0) & (row < GRID)
     last = GRID - 1
@@ -43,10 +68,10 @@ def _shove(state, root, heading, game: Game):
     dx, dy = heading[0], heading[1]
     root = jnp.maximum(root, 0)
     state = rules.move(state, root, dx, dy)
-    stopped = meets(state, root, WALL_CELLS, game)
+    stopped = meets(state, root, WALL_CELLS)
     state = rules.move(state, root, -dx, -dy, stopped)
     stack = jnp.full(depth_most + 1, -1, jnp.int32).at[0].set(root)
-    touching = rules.collisions(state, root, game, REACH, shovable) & ~stopped
+    touching = shoves_into(state, root, shovable) & ~stopped
     waiting = jnp.zeros((depth_most + 1, shovable.shape[0]), bool).at[0].set(touching)
 
     def going(carry):
@@ -61,13 +86,13 @@ def _shove(state, root, heading, game: Game):
         waiting = waiting.at[top, k].set(False)
         other = jnp.maximum(shovable[k], 0)
         state = rules.move(state, other, dx, dy, more)
-        blocked = more & meets(state, other, WALL_CELLS, game)
+        blocked = more & meets(state, other, WALL_CELLS)
         state = rules.move(state, other, -dx, -dy, blocked)
         in_progress = rules.mask_of(state, stack, jnp.arange(stack.shape[0]) < depth)
         state = rules.move(state, in_progress, -dx, -dy, blocked)
         entering = more & ~blocked
         stack = stack.at[depth].set(jnp.where(entering, other, stack[depth]), mode="drop")
-        touched = rules.collisions(state, other, game, REACH, shovable)
+        touched = shoves_into(state, other, shovable)
         waiting = waiting.at[depth].set(jnp.where(entering, touched, waiting[depth]), mode="drop")
         depth = jnp.where(blocked, 0, jnp.where(more, depth + 1, depth - 1))
         return state, stack, waiting, depth, stopped | blocked, count + 1
@@ -83,8 +108,8 @@ def shove_where(state, slot, heading, game: Game, when):
     return rules.where(when, shoved, state), when & stopped
 
 
-def on_gulch(state, slot, game: Game):
-    return meets(state, slot, GULCH_CELLS, game)
+def on_gulch(state, slot):
+    return meets(state, slot, GULCH_CELLS)
 
 
 def remember_heading(state, shoved, heading, when):

@@ -58,19 +58,10 @@ def as_list(value) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def drawn(sprite: rules.Sprite) -> np.ndarray:
-    """A sprite's pixels as drawn (turned clockwise, mirrored, scaled up)."""
-    pixels = np.rot90(np.asarray(sprite.pixels), k=-(sprite.rotation // 90))
-    pixels = np.flipud(pixels) if sprite.mirror_ud else pixels
-    pixels = np.fliplr(pixels) if sprite.mirror_lr else pixels
-    up = max(sprite.scale, 1)
-    return np.repeat(np.repeat(pixels, up, axis=0), up, axis=1)
-
-
 def touches(a: rules.Sprite, b: rules.Sprite) -> bool:
     """arcengine's ``collides_with(..., ignoreMode=True)``: boxes overlap and, for
     pixel-perfect sprites, a pixel other than -1 of each meets."""
-    pa, pb = drawn(a), drawn(b)
+    pa, pb = rules.drawn_grid(a), rules.drawn_grid(b)
     x0, y0 = max(a.x, b.x), max(a.y, b.y)
     x1, y1 = min(a.x + pa.shape[1], b.x + pb.shape[1]), min(a.y + pa.shape[0], b.y + pb.shape[0])
     if x0 >= x1 or y0 >= y1:
@@ -111,7 +102,7 @@ def spring_throw(spring: rules.Sprite, stops: set) -> tuple[tuple[int, int], int
     """A spring's direction and how many strides it throws the player: it stops a stride
     short of the first wall or door ahead (within ``SPRING_REACH``), 0 if none."""
     dx, dy = DIRECTIONS.get(spring.kind[-1], (0, 0))
-    height, width = drawn(spring).shape
+    height, width = rules.drawn_grid(spring).shape
     for stride in range(1, SPRING_REACH + 1):
         ahead = (spring.x + dx + dx * width * stride, spring.y + dy + dy * height * stride)
         if ahead in stops:
@@ -135,7 +126,7 @@ def walls_apart(sprites: list) -> tuple[list, rules.Sprite, list]:
             others.append(sprite)
             continue
         walls.append((sprite.x, sprite.y, len(others)))
-        pixels = drawn(sprite)
+        pixels = rules.drawn_grid(sprite)
         height, width = pixels.shape
         area = canvas[sprite.y : sprite.y + height, sprite.x : sprite.x + width]
         area[...] = np.where(pixels >= 0, pixels, area)
@@ -200,7 +191,7 @@ def prepare(number: int) -> rules.Level:
     throws, paths = [], []
     for slot in springs:
         (dx, dy), strides = spring_throw(sprites[slot], stops)
-        height, width = drawn(sprites[slot]).shape
+        height, width = rules.drawn_grid(sprites[slot]).shape
         start = (sprites[slot].x, sprites[slot].y)
         end = (start[0] + dx * width * strides, start[1] + dy * height * strides)
         path = glide(start, end, PUSH_FRAMES) + glide(end, start, RETURN_FRAMES)
