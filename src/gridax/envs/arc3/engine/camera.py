@@ -104,6 +104,15 @@ def upscale(
     return jnp.take(with_edge, rows[which], axis=0, mode="clip").astype(jnp.int8)
 
 
+def letterboxed(frame, camera: Camera, left, top) -> Int8[Array, "64 64"]:
+    """A ``frame`` painted whole, its view (drawn unscaled) from screen ``(left,
+    top)``, with the letterbox around the view."""
+    rows = jnp.arange(SCREEN, dtype=jnp.int32)[:, None] - top
+    cols = jnp.arange(SCREEN, dtype=jnp.int32)[None, :] - left
+    inside = (rows >= 0) & (rows < camera.height) & (cols >= 0) & (cols < camera.width)
+    return jnp.where(inside, frame, camera.letterbox).astype(jnp.int8)
+
+
 def _size_index(camera: Camera, sizes: tuple[tuple[int, int], ...]) -> jax.Array:
     """The index in ``sizes`` (static ``(width, height)`` pairs) of the camera's size."""
     which = jnp.zeros((), jnp.int32)

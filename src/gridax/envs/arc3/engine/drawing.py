@@ -25,17 +25,22 @@ def draw_frame(state: Arc3State, game: Game, bank: LevelBank | None = None) -> j
     held = None if game.repainted_kinds is None else static_pixels_in(bank, state.level)
     with jax.named_scope("render"):
         camera = state.camera
+        # A letterboxed game's view is painted where it lies in the frame.
+        offset = cam.scale_and_offset(camera)[1:] if game.letterboxed else (0, 0)
         packed = painting.paint_view(
             state.table,
             camera,
             bank.backdrop,
             state.level,
-            game.view_size,
+            game.painted_size,
             game.paint_runs,
             game.max_downscale,
             held,
+            offset,
         )
-        canvas = cam.upscale(
-            painting.colours_of(packed, camera.background), camera, game.view_sizes
-        )
+        colours = painting.colours_of(packed, camera.background)
+        if game.letterboxed:
+            canvas = cam.letterboxed(colours, camera, *offset)
+        else:
+            canvas = cam.upscale(colours, camera, game.view_sizes)
         return canvas if game.ui is None else game.ui(state, canvas, game)

@@ -281,6 +281,23 @@ class Game:
         return tuple(sorted(sizes))
 
     @property
+    def letterboxed(self) -> bool:
+        """Whether the view is painted straight into the frame, letterbox and all, not
+        painted and then scaled up: a game of several sizes, every one drawn unscaled,
+        the largest at least 7/8 of the frame's side. The frame's cells then cost about
+        as much as the view's, and the scaling's two gathers go (ka59, 63 of 64: 1.13x;
+        tu93, 51, left as it was: 0.87x; benchmarks/RESULTS.md)."""
+        sizes = self.view_sizes
+        unscaled = all(SCREEN // max(width, height) == 1 for width, height in sizes)
+        return len(sizes) > 1 and unscaled and 8 * self.view_size >= 7 * SCREEN
+
+    @property
+    def painted_size(self) -> int:
+        """The side of the square painted each frame: the view's, or the frame's where
+        the game is :attr:`letterboxed`."""
+        return SCREEN if self.letterboxed else self.view_size
+
+    @property
     def paint_runs(self) -> int:
         """The length of the list the moving sprites are painted from, in runs of
         ``painting.RUN`` cells (``moving_runs``, or a quarter more than a level's moving

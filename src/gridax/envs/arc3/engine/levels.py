@@ -70,7 +70,7 @@ def build_bank(game: Game) -> LevelBank:
         table=table,
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
-        backdrop=build_backdrop(whole, static, game.view_size, game.max_downscale),
+        backdrop=build_backdrop(whole, static, game.painted_size, game.max_downscale),
         static=None if static_pixels is None else jnp.asarray(held),
         static_pixels=None if static_pixels is None else jnp.asarray(static_pixels),
         every_held=game.repainted_kinds == (),

@@ -153,12 +153,13 @@ def build_backdrop(
     return Backdrop(packed, jnp.asarray(moving, jnp.int32), corner)
 
 
-def _static_view(backdrop: Backdrop, level, camera, size: int) -> Int32[Array, "size size"]:
-    """The ``size`` x ``size`` view cells of level ``level``'s static layer from the
-    camera's corner (beyond the layer's window: nothing, as the window's edges hold)."""
+def _static_view(backdrop: Backdrop, level, camera, size: int, offset) -> Int32[Array, "size size"]:
+    """The ``size`` x ``size`` cells of level ``level``'s static layer from the
+    camera's corner less ``offset`` (``(left, top)``) (beyond the layer's window:
+    nothing, as the window's edges hold)."""
     height, width = backdrop.packed.shape[1:]
-    top = jnp.clip(camera.y - backdrop.corner[1], 0, height - size)
-    left = jnp.clip(camera.x - backdrop.corner[0], 0, width - size)
+    top = jnp.clip(camera.y - offset[1] - backdrop.corner[1], 0, height - size)
+    left = jnp.clip(camera.x - offset[0] - backdrop.corner[0], 0, width - size)
     return jax.lax.dynamic_slice(backdrop.packed, (level, top, left), (1, size, size))[0]
 
 
@@ -289,14 +290,15 @@ def _mapped_cells(table: SpriteTable, numbers, run, total, static):
 
 
 def moving_everywhere(
-    table: SpriteTable, moving, camera, size: int, max_downscale: int, static=None
+    table: SpriteTable, moving, camera, size: int, max_downscale: int, static=None, offset=(0, 0)
 ):
-    """The moving slots' top packed pixel at every one of the ``size`` x ``size`` view
-    cells (every moving slot sampled at every cell: for boxes that overflow the list)."""
+    """The moving slots' top packed pixel at every one of the ``size`` x ``size`` cells
+    from the camera's corner less ``offset`` (every moving slot sampled at every cell:
+    for boxes that overflow the list)."""
     slots = jnp.maximum(moving, 0)
     sprites = jax.tree.map(lambda column: column[slots], table)
-    rows = jnp.arange(size, dtype=jnp.int32)[:, None] + camera.y
-    cols = jnp.arange(size, dtype=jnp.int32)[None, :] + camera.x
+    rows = jnp.arange(size, dtype=jnp.int32)[:, None] + camera.y - offset[1]
+    cols = jnp.arange(size, dtype=jnp.int32)[None, :] + camera.x - offset[0]
     return packed_at(sprites, moving >= 0, rows, cols, max_downscale, static, slots)
 
 
@@ -327,26 +329,28 @@ def _paint_runs(layer, size: int, rows, first_cols, packed):
 CHUNK = 32  # the runs of the list painted at a time (at most)
 
 
-def _painted_by_chunks(layer, size: int, table: SpriteTable, moving, camera, runs: int, static):
-    """``(layer, fits)``: the flat view ``layer`` (``size`` x ``size`` cells) with the
-    moving slots' list of ``runs`` runs (of sprites not scaled down) painted over it
-    :data:`CHUNK` runs at a time, only as many chunks as its boxes take (batched: as
-    the batch's fullest view takes), not the whole list: the list is sized for a
-    game's fullest level, and in the bench's play a frame's boxes took a sixteenth
-    (tu93) to three quarters (cd82) of it (benchmarks/RESULTS.md)."""
+def _painted_by_chunks(
+    layer, size: int, table: SpriteTable, moving, camera, runs: int, static, offset
+):
+    """``(layer, fits)``: the flat ``layer`` (``size`` x ``size`` cells, the view's from
+    ``offset``) with the moving slots' list of ``runs`` runs (of sprites not scaled
+    down) painted over it :data:`CHUNK` runs at a time, only as many chunks as its
+    boxes take (batched: as the batch's fullest view takes), not the whole list: the
+    list is sized for a game's fullest level, and in the bench's play a frame's boxes
+    took a sixteenth (tu93) to three quarters (cd82) of it (benchmarks/RESULTS.md)."""
     numbers, which, total = _mapped_list(table, moving, camera, runs, static)
     listed = jnp.minimum(total, runs)
     chunk = min(CHUNK, runs)
     which = jnp.pad(which, (0, -(-runs // chunk) * chunk - runs))
 
-    def paint_chunk(k, layer, numbers, which, listed, table, static):
+    def paint_chunk(k, layer, numbers, which, listed, table, static, offset):
         run = k * chunk + jnp.arange(chunk, dtype=jnp.int32)
         slots = jax.lax.dynamic_slice(which, (k * chunk,), (chunk,))
         rows, cols, packed = _mapped_cells(table, numbers[slots], run, listed, static)
-        return _paint_runs(layer, size, rows[:, 0], cols[:, 0], packed)
+        return _paint_runs(layer, size, rows[:, 0] + offset[1], cols[:, 0] + offset[0], packed)
 
     count = -(-listed // chunk)
-    operands = (numbers, which, listed, table, static)
+    operands = (numbers, which, listed, table, static, offset)
     return loop_to_largest(count, paint_chunk, layer, *operands), total <= runs
 
 
@@ -359,27 +363,31 @@ def paint_view(
     runs: int,
     max_downscale: int,
     static: StaticPixels | None = None,
+    offset=(0, 0),
 ) -> Int32[Array, "size size"]:
-    """The packed top pixel at each of the ``size`` x ``size`` view cells from the
-    camera's corner (module docstring): the level's static layer under the moving
-    sprites, painted in their boxes, or sampled at every cell in the envs of a batch
-    whose boxes do not fit in ``runs`` runs. ``static``: where the level bank holds
-    the pixels of moving sprites the rule never repaints."""
-    under = _static_view(backdrop, level, camera, size)
+    """The packed top pixel at each of the ``size`` x ``size`` cells from the camera's
+    corner less ``offset`` (``(left, top)``: where the view lies in a letterboxed frame)
+    (module docstring): the level's static layer under the moving sprites, painted in
+    their boxes on the view, or sampled at every cell in the envs of a batch whose boxes
+    do not fit in ``runs`` runs. ``static``: where the level bank holds the pixels of
+    moving sprites the rule never repaints."""
+    offset = tuple(jnp.asarray(value, jnp.int32) for value in offset)
+    under = _static_view(backdrop, level, camera, size, offset)
     moving = backdrop.moving[level]
     if max_downscale == 1:
         layer = under.reshape(-1)
-        painted, fits = _painted_by_chunks(layer, size, table, moving, camera, runs, static)
+        painted, fits = _painted_by_chunks(layer, size, table, moving, camera, runs, static, offset)
     else:
         rows, cols, packed, fits = moving_cells(table, moving, camera, runs, max_downscale, static)
-        painted = _paint_runs(under.reshape(-1), size, rows[:, 0], cols[:, 0], packed)
+        rows, cols = rows[:, 0] + offset[1], cols[:, 0] + offset[0]
+        painted = _paint_runs(under.reshape(-1), size, rows, cols, packed)
 
-    def everywhere(painted, table, camera, moving, static):
+    def everywhere(painted, table, camera, moving, static, offset):
         # Over what the list painted (the static layer and some moving pixels), not the
         # static layer: the same, as a max, and the static view is not kept for it.
-        sprites = moving_everywhere(table, moving, camera, size, max_downscale, static)
+        sprites = moving_everywhere(table, moving, camera, size, max_downscale, static, offset)
         return jnp.maximum(painted, sprites)
 
     painted = painted.reshape(size, size)
-    args = (table, camera, moving, static)
+    args = (table, camera, moving, static, offset)
     return cond_rare(~fits, everywhere, painted, *args, compact_to=1 / 64, chunks=True)
