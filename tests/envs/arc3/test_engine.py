@@ -71,9 +71,13 @@ def painted_frames(tables, cameras, static=None, runs: int = 4096):
     engine paints them: the slots ``static`` (a mask; none by default) drawn once into a
     static layer, the others from a list of ``runs`` runs of view cells (too short a
     list: every moving slot at every cell). One static layer per case, built as the levels of a game
-    are, and one compiled painting for all."""
+    are, and one compiled painting for all. Every other case's static view is built for
+    a camera one cell off, so that it is cut afresh, not picked (a camera that moved)."""
     static = np.zeros(tables.x.shape, bool) if static is None else np.asarray(static)
-    backdrop = painting.build_backdrop(tables, static, cam.SCREEN, MAX_DOWNSCALE)
+    where = [np.asarray(v) for v in (cameras.x, cameras.y, cameras.width, cameras.height)]
+    starts = np.stack(where, axis=1)
+    starts[1::2, 0] += 1
+    backdrop = painting.build_backdrop(tables, static, cam.SCREEN, MAX_DOWNSCALE, starts, False)
     return np.asarray(_paint(tables, cameras, backdrop, np.arange(len(static)), runs))
 
 

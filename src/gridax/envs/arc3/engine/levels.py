@@ -56,6 +56,10 @@ def build_bank(game: Game) -> LevelBank:
     starts = [game.level_memory(number) for number in range(len(game.levels))]
     memory = {name: jnp.asarray(np.stack([s[name] for s in starts])) for name in game.variables}
     sizes = [level.grid_size or (0, 0) for level in game.levels]
+    # Where each level's camera starts: a level without a grid size keeps the size it
+    # had; taken as the first camera's (a frame drawn otherwise cuts its view afresh).
+    x, y, width, height = game.camera
+    cameras = [(x, y, *(level.grid_size or (width, height))) for level in game.levels]
     table = SpriteTable(**stacked)
     static_kinds = [game.kinds.index(kind) for kind in game.static_kinds]
     static = np.isin(stacked["kind"], static_kinds)
@@ -70,7 +74,9 @@ def build_bank(game: Game) -> LevelBank:
         table=table,
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
-        backdrop=build_backdrop(whole, static, game.painted_size, game.max_downscale),
+        backdrop=build_backdrop(
+            whole, static, game.painted_size, game.max_downscale, cameras, game.letterboxed
+        ),
         static=None if static_pixels is None else jnp.asarray(held),
         static_pixels=None if static_pixels is None else jnp.asarray(static_pixels),
         every_held=game.repainted_kinds == (),

@@ -30,6 +30,7 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.batching import cond_rare, loop_to_largest
+from gridax.envs.arc3.engine.camera import SCREEN
 from gridax.envs.arc3.engine.sprites import (
     SpriteTable,
     StaticPixels,
@@ -105,11 +106,18 @@ class Backdrop(eqx.Module):
     top pixel of each level's static sprites at every world cell of a window from world
     cell ``corner`` (``(x, y)``), nothing beyond them (the window holds a view's width of
     nothing around them, so that a view never leaves it), and each level's moving slots
-    (``moving[L, D]``, ``NOTHING``-padded past the last)."""
+    (``moving[L, D]``, ``NOTHING``-padded past the last).
+
+    ``views`` holds each level's static view as the level's camera starts
+    (``cameras[L]``: ``x, y, width, height``): what every frame paints over in a game
+    whose camera stays there, picked by level, not cut from the window per env (where
+    the camera has moved, it is)."""
 
     packed: Int32[Array, "L H W"]
     moving: Int32[Array, "L D"]
     corner: Int32[Array, "2"]
+    views: Int32[Array, "L V V"]
+    cameras: Int32[Array, "L 4"]
 
 
 def _static_window(table: SpriteTable, static: np.ndarray, view_size: int):
@@ -137,11 +145,18 @@ def _static_layers(table: SpriteTable, static, corner, size, max_downscale: int)
 
 
 def build_backdrop(
-    table: SpriteTable, static: np.ndarray, view_size: int, max_downscale: int
+    table: SpriteTable,
+    static: np.ndarray,
+    view_size: int,
+    max_downscale: int,
+    cameras: np.ndarray,
+    letterboxed: bool,
 ) -> Backdrop:
     """The static layer and the moving slots of each level of ``table`` (stacked
-    ``[L, N]``, concrete) whose slots ``static`` (``[L, N]``) never change. Runs once per
-    game, when its level bank is built."""
+    ``[L, N]``, concrete) whose slots ``static`` (``[L, N]``) never change, and each
+    level's static view from ``cameras`` (``[L, 4]``: where its camera starts;
+    ``letterboxed``: the view painted where it lies in the frame). Runs once per game,
+    when its level bank is built."""
     static = np.asarray(static, bool) & np.asarray(table.exists)
     slots = np.arange(static.shape[1])
     moving = np.full((static.shape[0], max(int((~static).sum(axis=1).max()), 1)), NOTHING)
@@ -150,17 +165,46 @@ def build_backdrop(
     x0, y0, width, height = _static_window(table, static, view_size)
     corner = jnp.asarray((x0, y0), jnp.int32)
     packed = _static_layers(table, static, corner, (height, width), max_downscale)
-    return Backdrop(packed, jnp.asarray(moving, jnp.int32), corner)
+    cameras = np.asarray(cameras, np.int32)
+    views = []
+    for level, (x, y, width, height) in enumerate(cameras):
+        left, top = _view_offset(width, height) if letterboxed else (0, 0)
+        views.append(_static_cells(packed, corner, level, x - left, y - top, view_size))
+    moving = jnp.asarray(moving, jnp.int32)
+    return Backdrop(packed, moving, corner, jnp.stack(views), jnp.asarray(cameras))
+
+
+def _view_offset(width: int, height: int) -> tuple[int, int]:
+    """``(left, top)`` of an unscaled view of ``width`` x ``height`` cells in the frame."""
+    return (SCREEN - width) // 2, (SCREEN - height) // 2
+
+
+def _static_cells(packed, corner, level, x, y, size: int) -> Int32[Array, "size size"]:
+    """The ``size`` x ``size`` cells of level ``level``'s static layer (``packed``, from
+    world cell ``corner``) from world cell ``(x, y)`` (beyond the layer's window:
+    nothing, as the window's edges hold)."""
+    height, width = packed.shape[1:]
+    top = jnp.clip(y - corner[1], 0, height - size)
+    left = jnp.clip(x - corner[0], 0, width - size)
+    return jax.lax.dynamic_slice(packed, (level, top, left), (1, size, size))[0]
 
 
 def _static_view(backdrop: Backdrop, level, camera, size: int, offset) -> Int32[Array, "size size"]:
     """The ``size`` x ``size`` cells of level ``level``'s static layer from the
-    camera's corner less ``offset`` (``(left, top)``) (beyond the layer's window:
-    nothing, as the window's edges hold)."""
-    height, width = backdrop.packed.shape[1:]
-    top = jnp.clip(camera.y - offset[1] - backdrop.corner[1], 0, height - size)
-    left = jnp.clip(camera.x - offset[0] - backdrop.corner[0], 0, width - size)
-    return jax.lax.dynamic_slice(backdrop.packed, (level, top, left), (1, size, size))[0]
+    camera's corner less ``offset`` (``(left, top)``): the level's view picked where its
+    camera is where it started (a select a level, which XLA fuses into one pass: 2.3x
+    cheaper than a gather by level, at 7 levels), cut from the layer where it is not."""
+    views = backdrop.views
+    under = jnp.select([level == k for k in range(views.shape[0])], list(views))
+    where = jnp.stack([camera.x, camera.y, camera.width, camera.height])
+    moved = jnp.any(where != backdrop.cameras[level])
+
+    def cut(under, packed, corner, level, camera, offset):
+        x, y = camera.x - offset[0], camera.y - offset[1]
+        return _static_cells(packed, corner, level, x, y, size)
+
+    args = (backdrop.packed, backdrop.corner, level, camera, offset)
+    return cond_rare(moved, cut, under, *args)
 
 
 RUN = 8  # the view cells a list entry paints: up to 8 of one row of a moving sprite's box
