@@ -59,7 +59,7 @@ def build_bank(game: Game) -> LevelBank:
     # Where each level's camera starts: a level without a grid size keeps the size it
     # had; taken as the first camera's (a frame drawn otherwise cuts its view afresh).
     x, y, width, height = game.camera
-    cameras = [(x, y, *(level.grid_size or (width, height))) for level in game.levels]
+    cameras = np.array([(x, y, *(level.grid_size or (width, height))) for level in game.levels])
     table = SpriteTable(**stacked)
     static_kinds = [game.kinds.index(kind) for kind in game.static_kinds]
     static = np.isin(stacked["kind"], static_kinds)
