@@ -191,11 +191,12 @@ def _static_cells(packed, corner, level, x, y, size: int) -> Int32[Array, "size 
 
 def _static_view(backdrop: Backdrop, level, camera, size: int, offset) -> Int32[Array, "size size"]:
     """The ``size`` x ``size`` cells of level ``level``'s static layer from the
-    camera's corner less ``offset`` (``(left, top)``): the level's view picked where its
-    camera is where it started (a select a level, which XLA fuses into one pass: 2.3x
-    cheaper than a gather by level, at 7 levels), cut from the layer where it is not."""
-    views = backdrop.views
-    under = jnp.select([level == k for k in range(views.shape[0])], list(views))
+    camera's corner less ``offset`` (``(left, top)``): the level's view, taken whole
+    where its camera is where it started (a gather of one index an env, not three:
+    alone, 1.3-2.3x cheaper at 64x64 cells, the same at 21x21; a select a level was
+    dearer on small views and at 9 levels: benchmarks/RESULTS.md), cut from the layer
+    where it is not."""
+    under = backdrop.views[level]
     where = jnp.stack([camera.x, camera.y, camera.width, camera.height])
     moved = jnp.any(where != backdrop.cameras[level])
 
