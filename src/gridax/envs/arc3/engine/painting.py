@@ -10,7 +10,8 @@ overlaps resolve by a max, in any order, deterministically.
 - The **static layer** (:class:`Backdrop`): the sprites of the kinds a game declares
   static (``Game.static_kinds``: walls, decoration, boards, which never change during a
   level) drawn once per level when the level bank is built, packed, over the world
-  cells the camera may see.
+  cells the camera may see; and its view where the level's camera starts, taken whole
+  by level in a frame whose camera is still there.
 - The **moving sprites** (every other slot) are listed run by run: each one's box,
   clipped to the view, its rows cut into runs of :data:`RUN` cells, in a list of
   ``Game.paint_runs`` runs (static); every cell of a run reads its sprite's pixel, and
