@@ -74,10 +74,9 @@ def painted_frames(tables, cameras, static=None, runs: int = 4096):
     are, and one compiled painting for all. Every other case's static view is built for
     a camera one cell off, so that it is cut afresh, not picked (a camera that moved)."""
     static = np.zeros(tables.x.shape, bool) if static is None else np.asarray(static)
-    where = [np.asarray(v) for v in (cameras.x, cameras.y, cameras.width, cameras.height)]
-    starts = np.stack(where, axis=1)
-    starts[1::2, 0] += 1
-    backdrop = painting.build_backdrop(tables, static, cam.SCREEN, MAX_DOWNSCALE, starts, False)
+    corners = np.stack([np.asarray(cameras.x), np.asarray(cameras.y)], axis=1)
+    corners[1::2, 0] += 1
+    backdrop = painting.build_backdrop(tables, static, cam.SCREEN, MAX_DOWNSCALE, corners)
     return np.asarray(_paint(tables, cameras, backdrop, np.arange(len(static)), runs))
 
 

@@ -39,10 +39,8 @@ def solid_boxes(sprite: Sprite, most: int) -> np.ndarray:
     height, width = solid.shape
     uncovered = solid.copy()
     boxes = np.zeros((most, 4), np.int32)
-    for n in range(most + 1):
+    for n in range(most):
         if not uncovered.any():
-            return boxes
-        if n == most:
             break
         top, left = np.argwhere(uncovered)[0]
         right = left
@@ -53,7 +51,9 @@ def solid_boxes(sprite: Sprite, most: int) -> np.ndarray:
             bottom += 1
         boxes[n] = left, top, right, bottom
         uncovered[top:bottom, left:right] = False
-    raise ValueError(f"sprite {sprite.kind!r}: its solid cells take more than {most} boxes")
+    if uncovered.any():
+        raise ValueError(f"sprite {sprite.kind!r}: its solid cells take more than {most} boxes")
+    return boxes
 
 
 def boxes_at(boxes, x, y):

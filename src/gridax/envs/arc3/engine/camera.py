@@ -50,7 +50,7 @@ def scale_and_offset(camera: Camera):
     )
 
 
-def _fit(width: int, height: int) -> tuple[int, int, int]:
+def fit(width: int, height: int) -> tuple[int, int, int]:
     """``(scale, left, top)`` of a view of ``width`` x ``height`` cells (static) in the
     frame: :func:`scale_and_offset` of a size known when tracing."""
     scale = min(SCREEN // width, SCREEN // height)
@@ -61,7 +61,7 @@ def _sources(width: int, height: int, edge: int) -> tuple[np.ndarray, np.ndarray
     """``(columns, rows)``: the view column and row each screen column and row of a view
     of ``width`` x ``height`` cells (static) shows, scaled up by the largest whole factor
     that fits and centred; ``edge`` where the letterbox shows."""
-    scale, left, top = _fit(width, height)
+    scale, left, top = fit(width, height)
     pixels = np.arange(SCREEN)
     in_cols = (pixels >= left) & (pixels < left + width * scale)
     in_rows = (pixels >= top) & (pixels < top + height * scale)
@@ -145,7 +145,7 @@ def _cell_table(width: int, height: int, size: int) -> tuple[np.ndarray, np.ndar
     columns, rows = _sources(width, height, size)
     on_view = (rows[:, None] < size) & (columns[None, :] < size)
     index = np.where(on_view, rows[:, None] * size + columns[None, :], size * size)
-    scale, left, top = _fit(width, height)
+    scale, left, top = fit(width, height)
     pixels = np.arange(SCREEN)
     column, row = (pixels - left) % scale, (pixels - top) % scale
     edges = np.isin(row, (0, scale - 1))[:, None] | np.isin(column, (0, scale - 1))[None, :]
@@ -155,7 +155,7 @@ def _cell_table(width: int, height: int, size: int) -> tuple[np.ndarray, np.ndar
 def _upscaled(seen, width: int, height: int, letterbox) -> Int8[Array, "64 64"]:
     """The frame of a view of ``width`` x ``height`` cells (static): each cell repeated
     into a square of the scale, centred, letterboxed."""
-    scale, left, top = _fit(width, height)
+    scale, left, top = fit(width, height)
     block = jnp.repeat(jnp.repeat(seen[:height, :width], scale, axis=0), scale, axis=1)
     rows, cols = SCREEN - height * scale - top, SCREEN - width * scale - left
     inside = np.zeros((SCREEN, SCREEN), bool)

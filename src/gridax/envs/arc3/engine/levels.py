@@ -10,6 +10,7 @@ import numpy as np
 from jaxtyping import Array, Bool, Int8, Int32
 
 from gridax.dispatch import per_config
+from gridax.envs.arc3.engine import camera as cam
 from gridax.envs.arc3.engine.camera import Camera
 from gridax.envs.arc3.engine.game import Game
 from gridax.envs.arc3.engine.painting import Backdrop, build_backdrop
@@ -56,10 +57,7 @@ def build_bank(game: Game) -> LevelBank:
     starts = [game.level_memory(number) for number in range(len(game.levels))]
     memory = {name: jnp.asarray(np.stack([s[name] for s in starts])) for name in game.variables}
     sizes = [level.grid_size or (0, 0) for level in game.levels]
-    # Where each level's camera starts: a level without a grid size keeps the size it
-    # had; taken as the first camera's (a frame drawn otherwise cuts its view afresh).
-    x, y, width, height = game.camera
-    cameras = np.array([(x, y, *(level.grid_size or (width, height))) for level in game.levels])
+    corners = [_view_corner(game, level.grid_size) for level in game.levels]
     table = SpriteTable(**stacked)
     static_kinds = [game.kinds.index(kind) for kind in game.static_kinds]
     static = np.isin(stacked["kind"], static_kinds)
@@ -75,12 +73,24 @@ def build_bank(game: Game) -> LevelBank:
         grid_size=np.asarray(sizes, np.int32),
         memory=memory,
         backdrop=build_backdrop(
-            whole, static, game.painted_size, game.max_downscale, cameras, game.letterboxed
+            whole, static, game.painted_size, game.max_downscale, np.asarray(corners)
         ),
         static=None if static_pixels is None else jnp.asarray(held),
         static_pixels=None if static_pixels is None else jnp.asarray(static_pixels),
         every_held=game.repainted_kinds == (),
     )
+
+
+def _view_corner(game: Game, grid_size) -> tuple[int, int]:
+    """The world cell a level's static view is cut from as its camera starts: the
+    camera's corner, less the view's place in the frame where the game is letterboxed
+    (a level without a grid size keeps the size it had: taken as the first camera's; a
+    frame whose view lies elsewhere cuts it afresh)."""
+    x, y, width, height = game.camera
+    if not game.letterboxed:
+        return x, y
+    _, left, top = cam.fit(*(grid_size or (width, height)))
+    return x - left, y - top
 
 
 @per_config

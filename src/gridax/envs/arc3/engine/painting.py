@@ -31,7 +31,6 @@ import numpy as np
 from jaxtyping import Array, Int32
 
 from gridax.batching import cond_rare, loop_to_largest
-from gridax.envs.arc3.engine.camera import SCREEN
 from gridax.envs.arc3.engine.sprites import (
     SpriteTable,
     StaticPixels,
@@ -109,16 +108,16 @@ class Backdrop(eqx.Module):
     nothing around them, so that a view never leaves it), and each level's moving slots
     (``moving[L, D]``, ``NOTHING``-padded past the last).
 
-    ``views`` holds each level's static view as the level's camera starts
-    (``cameras[L]``: ``x, y, width, height``): what every frame paints over in a game
-    whose camera stays there, picked by level, not cut from the window per env (where
-    the camera has moved, it is)."""
+    ``views`` holds each level's static view cut from world cell ``corners[L]`` (``(x,
+    y)``: where the level's camera starts, less the view's place in a letterboxed
+    frame): what every frame paints over in a game whose camera stays there, taken by
+    level, not cut from the window per env (where the camera has moved, it is)."""
 
     packed: Int32[Array, "L H W"]
     moving: Int32[Array, "L D"]
     corner: Int32[Array, "2"]
     views: Int32[Array, "L V V"]
-    cameras: Int32[Array, "L 4"]
+    corners: Int32[Array, "L 2"]
 
 
 def _static_window(table: SpriteTable, static: np.ndarray, view_size: int):
@@ -150,14 +149,12 @@ def build_backdrop(
     static: np.ndarray,
     view_size: int,
     max_downscale: int,
-    cameras: np.ndarray,
-    letterboxed: bool,
+    corners: np.ndarray,
 ) -> Backdrop:
     """The static layer and the moving slots of each level of ``table`` (stacked
     ``[L, N]``, concrete) whose slots ``static`` (``[L, N]``) never change, and each
-    level's static view from ``cameras`` (``[L, 4]``: where its camera starts;
-    ``letterboxed``: the view painted where it lies in the frame). Runs once per game,
-    when its level bank is built."""
+    level's static view from world cell ``corners[L]`` (:class:`Backdrop`). Runs once
+    per game, when its level bank is built."""
     static = np.asarray(static, bool) & np.asarray(table.exists)
     slots = np.arange(static.shape[1])
     moving = np.full((static.shape[0], max(int((~static).sum(axis=1).max()), 1)), NOTHING)
@@ -166,18 +163,13 @@ def build_backdrop(
     x0, y0, width, height = _static_window(table, static, view_size)
     corner = jnp.asarray((x0, y0), jnp.int32)
     packed = _static_layers(table, static, corner, (height, width), max_downscale)
-    cameras = np.asarray(cameras, np.int32)
-    views = []
-    for level, (x, y, width, height) in enumerate(cameras):
-        left, top = _view_offset(width, height) if letterboxed else (0, 0)
-        views.append(_static_cells(packed, corner, level, x - left, y - top, view_size))
+    corners = np.asarray(corners, np.int32)
+    views = [
+        _static_cells(packed, corner, level, x, y, view_size)
+        for level, (x, y) in enumerate(corners)
+    ]
     moving = jnp.asarray(moving, jnp.int32)
-    return Backdrop(packed, moving, corner, jnp.stack(views), jnp.asarray(cameras))
-
-
-def _view_offset(width: int, height: int) -> tuple[int, int]:
-    """``(left, top)`` of an unscaled view of ``width`` x ``height`` cells in the frame."""
-    return (SCREEN - width) // 2, (SCREEN - height) // 2
+    return Backdrop(packed, moving, corner, jnp.stack(views), jnp.asarray(corners))
 
 
 def _static_cells(packed, corner, level, x, y, size: int) -> Int32[Array, "size size"]:
@@ -193,20 +185,18 @@ def _static_cells(packed, corner, level, x, y, size: int) -> Int32[Array, "size 
 def _static_view(backdrop: Backdrop, level, camera, size: int, offset) -> Int32[Array, "size size"]:
     """The ``size`` x ``size`` cells of level ``level``'s static layer from the
     camera's corner less ``offset`` (``(left, top)``): the level's view, taken whole
-    where its camera is where it started (a gather of one index an env, not three:
-    alone, 1.3-2.3x cheaper at 64x64 cells, the same at 21x21; a select a level was
-    dearer on small views and at 9 levels: benchmarks/RESULTS.md), cut from the layer
-    where it is not."""
-    under = backdrop.views[level]
-    where = jnp.stack([camera.x, camera.y, camera.width, camera.height])
-    moved = jnp.any(where != backdrop.cameras[level])
+    where that is the level's ``corners`` (its camera has not moved: a gather of one
+    index an env, not three; alone, 1.3-2.3x cheaper at 64x64 cells, about the same at
+    21x21; a select a level was dearer on small views and at 9 levels:
+    benchmarks/RESULTS.md), cut from the layer where it is not."""
+    x, y = camera.x - offset[0], camera.y - offset[1]
+    moved = (x != backdrop.corners[level, 0]) | (y != backdrop.corners[level, 1])
 
-    def cut(under, packed, corner, level, camera, offset):
-        x, y = camera.x - offset[0], camera.y - offset[1]
+    def cut(under, packed, corner, level, x, y):
         return _static_cells(packed, corner, level, x, y, size)
 
-    args = (backdrop.packed, backdrop.corner, level, camera, offset)
-    return cond_rare(moved, cut, under, *args)
+    args = (backdrop.packed, backdrop.corner, level, x, y)
+    return cond_rare(moved, cut, backdrop.views[level], *args)
 
 
 RUN = 8  # the view cells a list entry paints: up to 8 of one row of a moving sprite's box
