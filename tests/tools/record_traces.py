@@ -112,6 +112,13 @@ TN36_BEAMS = [(34, 33), (34, 48), (39, 33), (39, 48), (44, 33), (44, 48), (57, 5
 TN36_BEAMS += [(34, 33), (34, 48), (39, 33), (39, 48), (44, 33), (44, 48), (49, 33), (49, 48)]
 TN36_BEAMS += [(54, 33), (54, 48), (59, 33), (59, 48), (57, 58)]
 TN36_LEVEL_7 = [(x, y) for _, x, y in GAMES["tn36"].solutions[6]]
+
+
+def keys(digits: str) -> list[list[int]]:
+    """Key actions (ACTION1-5) written as a string of their numbers."""
+    return [[int(d), 0, 0] for d in digits]
+
+
 SCRIPTED = {
     "ar25": [
         # level 2: the upright mirror moved 16 times, never switching (the hint blinks
@@ -204,6 +211,25 @@ SCRIPTED = {
             "start_level": 6,
             "actions": S5I5_LONG_ARM + clicks(S5I5_LEVEL_6, "t9,s12,s12,t9,t9,g12,g12,t11"),
         }
+    ],
+    # levels 6 and 7: the selected shape walked toward the wall in the middle (found by a
+    # biased random walk on gridax's game): crosses whose bars the wall slides, frames
+    # squashed
+    "re86": [
+        {
+            "start_level": 5,
+            "actions": keys(
+                "533222233233242131431212434243233455111544134445242143544211"
+                "14131143424331142411315212132544323311443"
+            ),
+        },
+        {
+            "start_level": 6,
+            "actions": keys(
+                "522443424445114424112123111451114315534343443113143243143111"
+                "11441334211113413421245114534353143354442"
+            ),
+        },
     ],
 }
 

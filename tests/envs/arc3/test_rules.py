@@ -195,6 +195,30 @@ def test_recolour_every_pixel_or_per_slot_colours():
     assert int(each.table.pixels[1, 0, 0]) == 1
 
 
+def test_set_grid_gives_one_sprite_a_grid_of_traced_size_where_asked():
+    """``set_grid``: the slot's grid and its size both change (traced values, under
+    jit), the frame shows the new shape, the other slots keep theirs; ``when`` false
+    changes nothing."""
+    state, _ = env.reset(BUILDING)
+    grid = jnp.full(state.table.pixels.shape[1:], rules.TRANSPARENT, jnp.int8)
+    grid = grid.at[:2, :1].set(6)
+
+    @jax.jit
+    def set_it(state, height, width, when):
+        return rules.set_grid(state, 0, grid, height, width, when)
+
+    changed = set_it(state, jnp.int32(2), jnp.int32(1), True)
+    assert (int(changed.table.height[0]), int(changed.table.width[0])) == (2, 1)
+    np.testing.assert_array_equal(changed.table.pixels[0], grid)
+    np.testing.assert_array_equal(changed.table.pixels[1:], state.table.pixels[1:])
+    x, y = int(state.table.x[0]), int(state.table.y[0])
+    frame = drawing.draw_frame(changed, BUILDING)  # a cell 8 pixels a side
+    assert int(frame[8 * y, 8 * x]) == 6
+    unchanged = set_it(state, jnp.int32(2), jnp.int32(1), False)
+    for a, b in zip(jax.tree.leaves(unchanged), jax.tree.leaves(state), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_a_pixel_change_by_slot_index_equals_the_change_by_its_mask():
     """A slot named by its index (the pixel grid written in place) or by a mask over
     the slots (a select over every slot's grid) changes the same pixels, batched too; an

@@ -134,6 +134,13 @@ def set_pixels(state: Arc3State, slot, pixels, when: Flag = True) -> Arc3State:
     return _write(state, slot, when, pixels=grid, height=height, width=width)
 
 
+def set_grid(state: Arc3State, slot, grid, height, width, when: Flag = True) -> Arc3State:
+    """Sprite ``slot`` given the grid ``grid`` (the table's padded shape, transparent
+    beyond) of ``height`` x ``width`` pixels, both traced: arcengine's ``sprite.pixels
+    = ...`` of a grid the rule works out, of another shape. One slot, written in place."""
+    return _write(state, slot, when, pixels=grid, height=height, width=width)
+
+
 def _padded(grids, shape: tuple[int, ...]):
     """Pixel grids (``[..., h, w]``, static shape) padded transparent to the table's
     grid ``shape`` (height, width)."""

@@ -41,6 +41,7 @@ def _padded(count: int) -> int:
 
 Choices = Callable[[Arc3State], tuple[np.ndarray, np.ndarray]]
 Keys = Callable[[Arc3State], list[bytes]]
+Done = Callable[[Arc3State], np.ndarray]  # a batch of states -> which are the goal
 
 
 def _fixed_choices(actions: Sequence[Triple]) -> Choices:
@@ -54,10 +55,10 @@ def _fixed_choices(actions: Sequence[Triple]) -> Choices:
     return choices
 
 
-def _expand(game, frontier, choices: Choices, score, seen, keys: Keys, batch):
+def _expand(game, frontier, choices: Choices, done: Done, seen, keys: Keys, batch):
     """One depth of the search: every state of ``frontier`` stepped by each of its
     choices. ``(solved, kept)``: ``solved`` the ``(parent, triple)`` of the first that
-    completes the level, else None; ``kept`` the new states not seen before nor lost,
+    is ``done``, else None; ``kept`` the new states not seen before nor lost,
     with their parents and triples."""
     parents, triples = choices(frontier)
     kept, kept_parents, kept_triples = [], [], []
@@ -67,9 +68,9 @@ def _expand(game, frontier, choices: Choices, score, seen, keys: Keys, batch):
         states = _take(frontier, np.resize(parent, size))
         chosen = np.resize(triple, (size, 3))
         # Only the states are kept: the last frame alone leaves them as every frame does.
-        new, _, info = env.batch_step(states, Action(*chosen.T), game, "last")
+        new, _, _ = env.batch_step(states, Action(*chosen.T), game, "last")
         new = _take(new, slice(len(parent)))
-        solved = np.flatnonzero(np.asarray(info["levels_completed"])[: len(parent)] > score)
+        solved = np.flatnonzero(np.asarray(done(new))[: len(parent)])
         if solved.size:
             first = int(solved[0])
             return (parent[first : first + 1], triple[first : first + 1]), None
@@ -95,6 +96,7 @@ def shortest_solution(
     rank: Callable[[Arc3State], np.ndarray] | None = None,
     width: int = 1024,
     keys: Keys | None = None,
+    done: Done | None = None,
 ) -> list[Triple]:
     """The fewest of ``actions`` that complete the level ``state`` is in (from one env's
     ``state``); ``ValueError`` when none does within ``max_depth``. ``actions`` are
@@ -103,7 +105,8 @@ def shortest_solution(
     it lies now). States that differ only in the ``ignored`` memory variables (a budget
     counting down) count as one; ``keys`` (a batch of states -> a key each) tells states
     apart instead. At most ``batch`` states are stepped at a time (a game with large
-    frames or sprite grids needs fewer).
+    frames or sprite grids needs fewer). ``done`` (a batch of states -> a flag each)
+    names another goal than the level's end: a step of a plan (a piece in its place).
 
     With ``rank`` (a batch of states -> a number each, lower is closer to done), the
     search is a beam search: each depth keeps only the ``width`` best-ranked states
@@ -111,13 +114,14 @@ def shortest_solution(
     then short, not the shortest. Either way the run is the actions that reached its
     state: merging states by their keys prunes the search, never makes a run false."""
     score = int(state.score)
+    done = done or (lambda states: np.asarray(states.score) > score)
     frontier = _take(state, None)
     keys = keys or (lambda states: _keys(states, ignored))
     seen = set(keys(frontier))
     trail: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent, triple) of each
     choices = actions if callable(actions) else _fixed_choices(actions)
     for _ in range(max_depth):
-        solved, kept = _expand(game, frontier, choices, score, seen, keys, batch)
+        solved, kept = _expand(game, frontier, choices, done, seen, keys, batch)
         if solved is not None:
             trail.append(solved)
             return _path(trail)
