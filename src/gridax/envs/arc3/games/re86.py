@@ -264,8 +264,9 @@ def _move(state, slot, dx, dy, when):
     return rules.set_memory(state, "ink", m["pot_colours"][jnp.maximum(pot, 0)], paints), paints
 
 
-def _select_next(state, selected):
-    """Every hub at rest, and the shape after ``selected`` (list order) selected."""
+def _select_next(state, selected, when):
+    """Every hub at rest, and the shape after ``selected`` (list order) selected, where
+    ``when``."""
     m = state.memory
     table = state.table
     following = (selected + 1) % jnp.sum(m["shapes"] >= 0)
@@ -277,7 +278,7 @@ def _select_next(state, selected):
             table.pixels[at], height, width, m["squashy"][i], m["filled_hub"][i], m["colours"][i]
         )
         grid = jnp.where(following == i, _hub_at(grid, SELECTED, height, width), grid)
-        state = rules.repaint(state, slot, grid, slot >= 0)
+        state = rules.repaint(state, slot, grid, when & (slot >= 0))
     return state
 
 
@@ -325,7 +326,7 @@ def rule(state, action, game: Game):
     step = rules.arrow_step(action) * STEP
     arrow = (action.id >= rules.ACTION1) & (action.id <= rules.ACTION4) & any_selected
     state, paints = _move(state, slot, step[0], step[1], arrow)
-    state = rules.rarely(action.id == rules.ACTION5, _select_next, state, index)
+    state = _select_next(state, index, action.id == rules.ACTION5)
     return _end_action(state, game, ~paints)
 
 
