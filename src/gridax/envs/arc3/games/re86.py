@@ -120,8 +120,9 @@ def _shape(state, slot) -> Shape:
 
 
 def _met(shape: Shape, level, which: int):
-    """``[GRID-cells window]``: the list index of the wall (``which`` 0) or pot (1) under
-    each of the shape's drawn pixels, -1 where none is."""
+    """``[*PIXELS]``: the list index of the wall (``which`` 0) or pot (1) under each of
+    the shape's drawn pixels, -1 where none is (the level's map, ``re86_levels.MAPS``:
+    arcengine's pixel-perfect collisions with sprites that never move)."""
     corner = (which, shape.y - CORNER, shape.x - CORNER)
     window = jax.lax.dynamic_slice(jnp.asarray(MAPS)[level], corner, (1, *PIXELS))[0]
     return jnp.where(shape.grid != TRANSPARENT, window.astype(jnp.int32), -1)
