@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from gridax.envs.arc3 import rules
 from gridax.envs.arc3.games.re86_levels import (
@@ -58,7 +59,9 @@ from gridax.envs.arc3.games.re86_levels import (
 from gridax.envs.arc3.rules import Game, Var
 
 TRANSPARENT = rules.TRANSPARENT
-ROWS, COLS = (jnp.arange(n, dtype=jnp.int32) for n in PIXELS)
+# NumPy, not JAX: a module that made JAX arrays on import would start JAX's backends
+# before a program could choose them (gridax bench --platform, --devices).
+ROWS, COLS = (np.arange(n, dtype=np.int32) for n in PIXELS)
 
 
 # --- a shape's grid (one slot's pixels, ``PIXELS`` padded transparent) ------------------
@@ -270,16 +273,15 @@ def _select_next(state, selected, when):
     ``when``."""
     m = state.memory
     table = state.table
-    following = (selected + 1) % jnp.sum(m["shapes"] >= 0)
+    shapes = jnp.maximum(m["shapes"], 0)
+    heights, widths = table.height[shapes], table.width[shapes]
+    at_rest = (table.pixels[shapes], heights, widths, m["squashy"], m["filled_hub"], m["colours"])
+    grids = jax.vmap(_resting_hub)(*at_rest)
+    following = jnp.arange(MAX_SHAPES) == (selected + 1) % jnp.sum(m["shapes"] >= 0)
+    hubs = jax.vmap(_hub_at, (0, None, 0, 0))(grids, SELECTED, heights, widths)
+    grids = jnp.where(following[:, None, None], hubs, grids)
     for i in range(MAX_SHAPES):
-        slot = m["shapes"][i]
-        at = jnp.maximum(slot, 0)
-        height, width = table.height[at], table.width[at]
-        grid = _resting_hub(
-            table.pixels[at], height, width, m["squashy"][i], m["filled_hub"][i], m["colours"][i]
-        )
-        grid = jnp.where(following == i, _hub_at(grid, SELECTED, height, width), grid)
-        state = rules.repaint(state, slot, grid, when & (slot >= 0))
+        state = rules.repaint(state, m["shapes"][i], grids[i], when & (m["shapes"][i] >= 0))
     return state
 
 

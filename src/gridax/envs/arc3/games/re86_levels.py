@@ -38,10 +38,12 @@ def _goal(sprites, where: str) -> list[list[int]]:
     if target.rotation % 360 or target.scale != 1 or target.mirror_ud or target.mirror_lr:
         raise ValueError(f"{where}: the target is drawn turned or scaled; the port reads it as is")
     pixels = np.asarray(target.pixels)
+    # The original holds the target's grid against a 64x64 canvas of world cells from
+    # (0, 0), wherever the target lies: the port reads a target that lies there.
+    if (target.x, target.y) != (0, 0) or pixels.shape != (rules.SCREEN, rules.SCREEN):
+        raise ValueError(f"{where}: the target is not a 64x64 grid at (0, 0)")
     rows, cols = np.nonzero((pixels != rules.TRANSPARENT) & (pixels != IGNORED))
-    return [
-        [target.x + c, target.y + r, int(pixels[r, c])] for r, c in zip(rows, cols, strict=True)
-    ]
+    return [[int(c), int(r), int(pixels[r, c])] for r, c in zip(rows, cols, strict=True)]
 
 
 MAX_CELLS = max(len(_goal(s, "re86")) for s in LEVEL_SPRITES)
