@@ -4,13 +4,18 @@ per-env work from costing every env of the batch."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from gridax.batching import cond_rare, cond_select, loop_to_largest, with_constants_passed
 from gridax.envs.arc3.engine.changes import Flag
 from gridax.envs.arc3.engine.types import Arc3State, select
 
+T = TypeVar("T")
 
-def where(pred: Flag, new: Arc3State, old: Arc3State) -> Arc3State:
-    """``new`` where ``pred``, else ``old``: a whole state chosen (one env)."""
+
+def where(pred: Flag, new: T, old: T) -> T:
+    """``new`` where ``pred``, else ``old``: a whole state chosen (one env), or any two
+    like pytrees (a sprite a rule works out)."""
     return select(pred, new, old)
 
 

@@ -131,11 +131,6 @@ def _met(shape: Shape, level, which: int):
     return jnp.where(shape.grid != TRANSPARENT, window.astype(jnp.int32), -1)
 
 
-def _chosen(pred, a: Shape, b: Shape) -> Shape:
-    """``a`` where ``pred``, else ``b``."""
-    return jax.tree.map(lambda u, v: jnp.where(pred, u, v), a, b)
-
-
 def _moved(shape: Shape, dx, dy, when: rules.Flag = True) -> Shape:
     return shape._replace(x=shape.x + jnp.where(when, dx, 0), y=shape.y + jnp.where(when, dy, 0))
 
@@ -154,7 +149,7 @@ def _squashed(shape: Shape, dx, dy, colour) -> Shape:
     y = jnp.where(across, _on_thirds(y), y - jnp.minimum(dy, 0))
     squashed = Shape(_frame(colour, new_height, new_width), x, y, new_height, new_width)
     squashes = jnp.where(across, width, height) >= SQUASH_BELOW
-    return _chosen(squashes, squashed, _moved(shape, -dx, -dy))
+    return rules.where(squashes, squashed, _moved(shape, -dx, -dy))
 
 
 def _slid(shape: Shape, dx, dy, wall_box, colour) -> Shape:
@@ -202,8 +197,8 @@ def _against_walls(state, slot, dx, dy):
         box = (table.x[wall], table.y[wall], heights[wall], widths[wall])
         hit = jnp.any(_met(shape, state.level, 0) == i) & ~stopped
         squashed = _squashed(shape, dx, dy, colour)
-        after = _chosen(squashy, squashed, _slid(shape, dx, dy, box, colour))
-        shape = _chosen(hit, after, shape)
+        after = rules.where(squashy, squashed, _slid(shape, dx, dy, box, colour))
+        shape = rules.where(hit, after, shape)
         stopped |= hit & squashy
     return _write_shape(state, slot, shape)
 
@@ -232,14 +227,9 @@ def _settled_and_painted(shape: Shape, slot, state):
     pot = jnp.min(jnp.where((under >= 0) & other_colour, under, MAX_POTS))
     paints = pot < MAX_POTS
     pot = jnp.where(paints, pot, -1)
-    heights, widths = rules.drawn_size(state)
-    pot_slot = m["pots"][jnp.maximum(pot, 0)]
-    table = state.table
-    cell_x, cell_y = shape.x + COLS[None, :], shape.y + ROWS[:, None]
-    over_pot = (cell_x >= table.x[pot_slot]) & (cell_x < table.x[pot_slot] + widths[pot_slot])
-    over_pot &= (cell_y >= table.y[pot_slot]) & (cell_y < table.y[pot_slot] + heights[pot_slot])
+    # A pot is solid (re86_levels checks): the pixels over its box are those on its index.
     ink = m["pot_colours"][jnp.maximum(pot, 0)].astype(grid.dtype)
-    painted = jnp.where(over_pot & (grid != TRANSPARENT), ink, grid)
+    painted = jnp.where(under == pot, ink, grid)
     grid = jnp.where(paints, painted, _hub_at(grid, SELECTED, height, width))
     return shape._replace(grid=grid), pot
 
@@ -372,7 +362,7 @@ GAME = Game(
     rule=rule,
     animate=animate,
     pixel_size=PIXELS,
-    reach=rules.SCREEN,  # the target; collisions pass the shapes' own size
+    reach=rules.SCREEN,  # the target's 64 cells (walls and pots are met through MAPS)
     memory={
         "steps": Var(),
         "budget": Var(value=1),

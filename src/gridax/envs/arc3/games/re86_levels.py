@@ -55,6 +55,9 @@ def _level(number: int) -> Level:
     where = f"re86 level {number + 1}"
     shapes = _tagged_slots(sprites, SHAPE)
     pots = _tagged_slots(sprites, POT)
+    for slot in pots:  # the rule paints what lies over a pot's box: its solid cells
+        if rules.TRANSPARENT in {v for row in sprites[slot].pixels for v in row}:
+            raise ValueError(f"{where}: pot {sprites[slot].kind!r} has transparent pixels")
     for slot in shapes:
         shape = sprites[slot]
         turned = shape.rotation % 360 or shape.scale != 1 or shape.mirror_ud or shape.mirror_lr
