@@ -21,6 +21,7 @@ from gridax.envs.arc3.games import (
     r11l,
     re86,
     s5i5,
+    sb26,
     sk48,
     sp80,
     su15,
@@ -33,8 +34,8 @@ from gridax.envs.arc3.games import (
 
 INVENTED = (crumble, explore, glue, keys, lights, push)
 PORTED = (
-    ar25, cd82, cn04, ft09, ka59, ls20, m0r0, r11l, re86, s5i5, sk48, sp80, su15, tn36, tr87, tu93,
-    vc33, wa30,
+    ar25, cd82, cn04, ft09, ka59, ls20, m0r0, r11l, re86, s5i5, sb26, sk48, sp80, su15, tn36, tr87,
+    tu93, vc33, wa30,
 )  # fmt: skip
 
 # Each game's module defines its GAME; listing the module here registers it
@@ -59,6 +60,7 @@ __all__ = [
     "r11l",
     "re86",
     "s5i5",
+    "sb26",
     "sk48",
     "sp80",
     "su15",
