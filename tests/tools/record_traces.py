@@ -212,6 +212,31 @@ SCRIPTED = {
             "actions": S5I5_LONG_ARM + clicks(S5I5_LEVEL_6, "t9,s12,s12,t9,t9,g12,g12,t11"),
         }
     ],
+    # Programs that end a run other ways than the winning runs (tests/tools/solve_sb26.py):
+    # level 7's main frame done with targets left (the banner drawn by the UI), then the
+    # placements undone and the run again (an empty slot); level 8's the same (the wide
+    # banner's sprite), then a call into itself from a first slot (the loop's error);
+    # level 5's loop; level 1 with a palette item selected as the run starts.
+    "sb26": [
+        {
+            "start_level": 6,
+            "actions": [[CLICK, 20, 58], [CLICK, 25, 16], [CLICK, 13, 58], [CLICK, 31, 16]]
+            + [[CLICK, 41, 58], [CLICK, 37, 16], [5, 0, 0], [UNDO, 0, 0], [UNDO, 0, 0]]
+            + [[5, 0, 0], [UNDO, 0, 0], [UNDO, 0, 0], [5, 0, 0]],
+        },
+        {
+            "start_level": 7,
+            "actions": [[CLICK, 27, 58], [CLICK, 22, 26], [CLICK, 13, 58], [CLICK, 28, 26]]
+            + [[CLICK, 20, 58], [CLICK, 34, 26], [CLICK, 34, 58], [CLICK, 40, 26], [5, 0, 0]]
+            + [[0, 0, 0], [CLICK, 48, 58], [CLICK, 22, 26], [5, 0, 0]],
+        },
+        {
+            "start_level": 4,
+            "actions": [[CLICK, 48, 58], [CLICK, 19, 22], [CLICK, 55, 58], [CLICK, 25, 36]]
+            + [[5, 0, 0]],
+        },
+        {"start_level": 0, "actions": [[CLICK, 35, 58], [5, 0, 0], [CLICK, 35, 58], [5, 0, 0]]},
+    ],
     # levels 6 and 7: the selected shape walked toward the wall in the middle (found by a
     # biased random walk on gridax's game): crosses whose bars the wall slides, frames
     # squashed

@@ -64,6 +64,7 @@ from gridax.envs.arc3.games.sb26_levels import (
     OHVA,
     SLOT_INSET,
     SLOT_STEP,
+    SOLUTIONS,
     SPOT,
     TARGET,
     UNDO_DEPTH,
@@ -140,7 +141,8 @@ def _start(m, board, when):
 
     def first_at(slots):
         safe = jnp.maximum(slots, 0)
-        here = (slots >= 0) & (x[safe] == cell_x[..., None]) & (y[safe] == cell_y[..., None])
+        here = (x[safe][None, None, :] == cell_x[..., None]) & (slots >= 0)[None, None, :]
+        here = here & (y[safe][None, None, :] == cell_y[..., None])
         return jnp.where(jnp.any(here, -1), slots[jnp.argmax(here, -1)], -1)
 
     items = first_at(m["items"])
@@ -344,10 +346,10 @@ GAME = Game(
         "frame_slots": Var(shape=(MAX_FRAMES,)),
         "frame_colours": Var(shape=(MAX_FRAMES,), value=-1),
         "targets": Var(shape=(MAX_TARGETS,), value=-1),
-        "target_colours": Var("int8", (MAX_TARGETS,), -1),
+        "target_colours": Var(shape=(MAX_TARGETS,), value=-1),
         "num_targets": Var(),
         "items": Var(shape=(MAX_ITEMS,), value=-1),
-        "item_colours": Var("int8", (MAX_ITEMS,), -1),
+        "item_colours": Var(shape=(MAX_ITEMS,), value=-1),
         "calls": Var(shape=(MAX_CALLS,), value=-1),
         "spots": Var(shape=(MAX_SPOTS,), value=-1),
         "backgrounds": Var(shape=(MAX_TARGETS,), value=-1),
@@ -390,4 +392,5 @@ GAME = Game(
         "banner_width": Var(value=1),
     },
     ui=ui,
+    solutions=SOLUTIONS,
 )

@@ -61,7 +61,10 @@ EASED = _eased_table()
 
 
 def eased(k, a, b):
-    return jnp.asarray(EASED)[k, jnp.clip(a - LOW, 0, HIGH - LOW), jnp.clip(b - LOW, 0, HIGH - LOW)]
+    eased = jnp.asarray(EASED)[
+        k, jnp.clip(a - LOW, 0, HIGH - LOW), jnp.clip(b - LOW, 0, HIGH - LOW)
+    ]
+    return eased.astype(jnp.int32)
 
 
 # --- memory ---------------------------------------------------------------------------
@@ -91,20 +94,23 @@ def faded(m):
     return m
 
 
-def set_at(m, name, index, value, when=True):
-    m[name] = m[name].at[index].set(jnp.where(when, value, m[name][index]).astype(m[name].dtype))
+def set_at(m, name, index, value, when: rules.Flag = True):
+    """``m[name][index] = value`` where ``when``, in the variable's dtype."""
+    old = m[name]
+    value = jnp.asarray(value).astype(old.dtype)
+    m[name] = old.at[index].set(jnp.where(when, value, old[index]))
 
 
-def set_phase(m, phase, timer, when=True):
+def set_phase(m, phase, timer, when: rules.Flag = True):
     m["phase"] = jnp.where(when, phase, m["phase"]).astype(jnp.int32)
     m["timer"] = jnp.where(when, timer, m["timer"]).astype(jnp.int32)
 
 
-def fade(m, actor, colour, when=True):
+def fade(m, actor, colour, when: rules.Flag = True):
     set_at(m, "actor_fade", actor, colour, when)
 
 
-def place(m, actor, x, y, when=True):
+def place(m, actor, x, y, when: rules.Flag = True):
     set_at(m, "actor_x", actor, x, when)
     set_at(m, "actor_y", actor, y, when)
 
@@ -173,8 +179,8 @@ def _next_slot(m, board, frame, slot, item, when):
         ),
     )
     m["motion"] = jnp.where(more | back, motions, m["motion"])
-    m["p"] = m["p"] + more
-    m["depth"] = m["depth"] - back
+    m["p"] = m["p"] + more.astype(jnp.int32)
+    m["depth"] = m["depth"] - back.astype(jnp.int32)
     m["returning"] = m["returning"] | back
     set_at(m, "marker_fade", m["marker_count"] - 2, 3, back & (m["marker_count"] > 1))
     set_phase(m, MOTION, 0, more | back)
@@ -183,7 +189,7 @@ def _next_slot(m, board, frame, slot, item, when):
         fade(m, actor, colour, ended)
     after = targets[jnp.minimum(target + 1, MAX_TARGETS - 1)]
     wide = m["banner"] >= 0
-    m["banner_x"] = jnp.where(ended, x[after] - 1 - 28 * wide, m["banner_x"])
+    m["banner_x"] = jnp.where(ended, x[after] - 1 - jnp.where(wide, 28, 0), m["banner_x"])
     m["banner_y"] = jnp.where(ended, y[after] - 1, m["banner_y"])
     m["banner_width"] = jnp.where(ended, 7 * (m["num_targets"] - target - 1) + 1, m["banner_width"])
     m["banner_on"] = m["banner_on"] | ended
@@ -206,12 +212,12 @@ def _call(m, board, frame, slot, item, when):
     set_at(m, "marker_call", count, index, calls)
     set_at(m, "marker_colour", count, 3, calls)
     set_at(m, "marker_fade", count, -1, calls)
-    m["marker_count"] = count + calls
+    m["marker_count"] = count + calls.astype(jnp.int32)
     colour = board[4][item]
     callee = jnp.argmax((m["frame_colours"] == colour) & (m["frames"] >= 0))
     set_at(m, "stack_frame", top + 1, callee, calls)
     set_at(m, "stack_slot", top + 1, 0, calls)
-    m["depth"] = m["depth"] + calls
+    m["depth"] = m["depth"] + calls.astype(jnp.int32)
     first = m["slot_of"][callee, 0]
     frames = m["frames"]
     motions = jnp.stack(
@@ -241,7 +247,7 @@ def _run_slot(m, board):
     m["frozen"] = m["frozen"] & ~wins
     set_phase(m, WINNING, 0, wins)
     onwards = ~fills & ~wins & (m["returning"] | plain)
-    m["marker_count"] = m["marker_count"] - (onwards & m["returning"])
+    m["marker_count"] = m["marker_count"] - (onwards & m["returning"]).astype(jnp.int32)
     _next_slot(m, board, frame, slot, item, onwards)
     _call(m, board, frame, slot, item, ~fills & ~wins & ~onwards & call)
     _error(m, (fills & ~matches) | (~fills & ~wins & ~onwards & ~call))
