@@ -618,3 +618,30 @@ def test_padded_pixels_of_a_catalogue_sprite():
     assert grid.shape == (6, 6) and grid.dtype == np.int8
     assert (grid[0, :5] == 0).all() and (grid[1:] == rules.TRANSPARENT).all()
     assert grid[0, 5] == rules.TRANSPARENT
+
+
+def test_packed_memory_unpacks_each_variable_in_its_dtype_and_packs_back():
+    packed = rules.Packed(
+        {
+            "count": rules.Var(value=3),
+            "flags": rules.Var("bool", (2,), True),
+            "grid": rules.Var("int8", (2, 3), -1),
+        }
+    )
+    assert packed.size == 1 + 2 + 6 and packed.var.shape == (9,)
+    start = packed.values({"grid": ((0, 1, 2), (3, 4, 5))})
+    assert start == (3, 1, 1, 0, 1, 2, 3, 4, 5)
+    memory = packed.unpack(jnp.asarray(start, jnp.int32))
+    assert memory["flags"].dtype == jnp.bool_ and memory["grid"].dtype == jnp.int8
+    np.testing.assert_array_equal(memory["grid"], [[0, 1, 2], [3, 4, 5]])
+    memory["count"] = memory["count"] - 4
+    again = packed.pack(memory)
+    np.testing.assert_array_equal(again, [-1, 1, 1, 0, 1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(packed.unpack(again)["count"], -1)
+
+
+def test_packed_memory_names_what_it_cannot_pack():
+    with pytest.raises(ValueError, match=r"\['score'\] are kept"):
+        rules.Packed({"score": rules.Var(kept=True)})
+    with pytest.raises(ValueError, match=r"\['speed'\] are not among \['count'\]"):
+        rules.Packed({"count": rules.Var()}).values({"speed": 1})

@@ -59,6 +59,7 @@ from gridax.envs.arc3.engine.changes import (
 )
 from gridax.envs.arc3.engine.game import Game, Level, Var, list_length
 from gridax.envs.arc3.engine.levels import static_pixels
+from gridax.envs.arc3.engine.packed import Packed
 from gridax.envs.arc3.engine.painting import box_runs
 from gridax.envs.arc3.engine.sprites import TRANSPARENT, Blocking, Sprite
 from gridax.envs.arc3.engine.types import (
@@ -96,6 +97,7 @@ __all__ = [
     "Flag",
     "Game",
     "Level",
+    "Packed",
     "Sprite",
     "Var",
     "add",

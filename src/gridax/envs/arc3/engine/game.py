@@ -128,6 +128,10 @@ class Game:
     # whose later frames only show something (a flash): with frames="last" nobody sees
     # them, and the batch's animation loop is not run for it. None: frame by frame.
     finish: Callable | None = field(default=None)
+    # Whether ``finish`` always ends the action (complete, a level pending, or
+    # ``max_frames`` made): with frames="last" the frame loop then only starts levels,
+    # and the game's later-frame rule is not compiled into it.
+    finish_completes: bool = False
     # A reference solution of each level: action ids (clicks as (6, x, y) triples).
     solutions: tuple[tuple, ...] = ()
     # The human baseline of each level ARC Prize scores against (a real game's

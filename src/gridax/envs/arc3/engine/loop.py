@@ -58,12 +58,12 @@ def _handle_reset(state: Arc3State, game: Game, bank: LevelBank) -> tuple[Arc3St
 
 
 def _frame_of_action(
-    state: Arc3State, action: Action, game: Game, bank: LevelBank, acts=True, later=False
+    state: Arc3State, action: Action, game: Game, bank: LevelBank, acts=True, later=None
 ) -> Arc3State:
     """One pass of the game loop where ``acts``: the next level if one is pending, else
-    the rule (or, on an action's first frame, undo; on its ``later`` frames, the game's
-    ``animate`` where it has one); elsewhere the state as it is."""
-    step = game.animate if later and game.animate is not None else game.rule
+    the rule (or, on an action's first frame, undo; on its later frames, ``later``: the
+    game's ``animate``, or its rule where it has none); elsewhere the state as it is."""
+    step = game.rule if later is None else later
 
     def advance(state):
         state = set_level(state, bank, state.level + 1, game)
@@ -98,15 +98,21 @@ def _frame_of_action(
     return eqx.tree_at(lambda s: s.frame, state, state.frame + jnp.asarray(acts, jnp.int32))
 
 
+def _no_rule(state: Arc3State, action: Action, game: Game) -> Arc3State:
+    """A later frame of an action whose ``Game.finish`` ended it: none (the loop runs
+    only to start a level it completed), so the rule is not compiled for it."""
+    return eqx.tree_at(lambda s: s.complete, state, jnp.bool_(True))
+
+
 def _running(state: Arc3State):
     """The action in progress needs another frame."""
     return ~state.complete | state.pending_level
 
 
-def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
-    """Frames 2 to ``max_frames`` of an action that did not complete in one:
-    ``(state, drawn, count)``; where ``drawn`` holds frames (not None), each new frame is
-    drawn into it and pads the frames after it."""
+def _further_frames(carry, action: Action, game: Game, bank: LevelBank, later):
+    """Frames 2 to ``max_frames`` of an action that did not complete in one, each made by
+    ``later``: ``(state, drawn, count)``; where ``drawn`` holds frames (not None), each
+    new frame is drawn into it and pads the frames after it."""
     slots = jnp.arange(game.max_frames)[:, None, None]
 
     def running(carry):
@@ -115,7 +121,7 @@ def _further_frames(carry, action: Action, game: Game, bank: LevelBank):
 
     def one_frame(carry):
         state, drawn, count = carry
-        state = _frame_of_action(state, action, game, bank, later=True)
+        state = _frame_of_action(state, action, game, bank, later=later)
         if drawn is not None:
             drawn = jnp.where(slots >= count, draw_frame(state, game, bank), drawn)
         return state, drawn, count + 1
@@ -159,13 +165,16 @@ def _perform(state: Arc3State, action: Action, acts, game: Game, bank: LevelBank
         with jax.named_scope("rule"):
             state = select(animating, game.finish(state, action, game), state)
     count = jnp.where(acts, state.frame, 0)
+    later = game.rule if game.animate is None else game.animate
+    if frames == "last" and game.finish is not None and game.finish_completes:
+        later = _no_rule  # what is left after its finish: a level to start
     if frames == "all":  # (an env that did not act draws the frame it shows again)
         shown = draw_frame(state, game, bank)
         drawn = jnp.broadcast_to(shown, (game.max_frames, cam.SCREEN, cam.SCREEN))
     if game.max_frames > 1:
         state, drawn, count = cond_rare(
             acts & _running(state),
-            lambda carry, action: _further_frames(carry, action, game, bank),
+            lambda carry, action: _further_frames(carry, action, game, bank, later),
             (state, drawn, count),
             action,
             compact_to=ANIMATION_CHUNK,

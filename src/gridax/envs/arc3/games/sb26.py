@@ -31,11 +31,11 @@ laid out in its slot each frame; a run's later frames step memory alone, and wit
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
 from gridax.envs.arc3 import rules
+from gridax.envs.arc3.games.sb26_jumps import run_to_end
 from gridax.envs.arc3.games.sb26_levels import (
     AYAI,
     BACKDROP,
@@ -45,21 +45,17 @@ from gridax.envs.arc3.games.sb26_levels import (
     CURSOR,
     DATA,
     DEPTH,
-    ENERGY,
     GHOST,
     HIGHLIGHT,
     ITEM,
     LEVELS,
     MAX_CALLS,
-    MAX_FRAMES,
-    MAX_ITEMS,
     MAX_SLOTS,
-    MAX_SPOTS,
     MAX_TARGETS,
+    MEMORY,
     MJEQ,
     MROK0,
     MROK1,
-    NUM_ACTORS,
     NUM_SLOTS,
     OHVA,
     SLOT_INSET,
@@ -67,22 +63,22 @@ from gridax.envs.arc3.games.sb26_levels import (
     SOLUTIONS,
     SPOT,
     TARGET,
-    UNDO_DEPTH,
     corner_places,
 )
 from gridax.envs.arc3.games.sb26_run import (
-    IDLE,
     SWAP,
     WAIT,
     board_of,
     fade,
     faded,
     later_frame,
+    memory_of,
     place,
     set_at,
     set_phase,
+    with_memory,
 )
-from gridax.envs.arc3.rules import Game, Var
+from gridax.envs.arc3.rules import Game
 
 TRANSPARENT = rules.TRANSPARENT
 PIXELS = 8  # the largest grid the rule repaints (the target cursor's)
@@ -162,15 +158,30 @@ def _start(m, board, when):
     set_phase(m, WAIT, 15, when)
 
 
+def _first_at(table, slots, x, y, among=True):
+    """The first of ``slots`` (list order; -1 none) whose box holds cell ``(x, y)``, or
+    -1: arcengine's ``get_sprite_at`` among the items (layer 1) or the spots (layer 0),
+    solid on their whole box (``sb26_levels`` checks it)."""
+    safe = jnp.maximum(slots, 0)
+    left, top = table.x[safe], table.y[safe]
+    inside = (x >= left) & (x < left + table.width[safe]) & (y >= top)
+    inside = inside & (y < top + table.height[safe]) & (slots >= 0) & among
+    return jnp.where(jnp.any(inside), slots[jnp.argmax(inside)], -1)
+
+
 def _click(state, m, action, game: Game, when):
     """ACTION6 (``(state, memory, swapped)``): select, move the selection, deselect, or
     place the selected item (a swap of places, or onto a spot: the spot it leaves shown,
     the one it takes hidden), the placement pushed for undo."""
     table = state.table
-    hit = rules.sprite_at(state, action.x, action.y, game, tag=CLICK_TAG)
+    items = m["items"]
+    clickable = table.tags[jnp.maximum(items, 0), CLICK_TAG]
+    on_item = _first_at(table, items, action.x, action.y, clickable)
+    on_spot = _first_at(table, m["spots"], action.x, action.y)
+    hit = jnp.where(on_item >= 0, on_item, on_spot)
     safe = jnp.maximum(hit, 0)
-    item = when & (hit >= 0) & table.tags[safe, ITEM_TAG]
-    spot = when & (hit >= 0) & table.tags[safe, SPOT_TAG]
+    item = when & (on_item >= 0)
+    spot = when & (on_item < 0) & (on_spot >= 0)
     selected = m["selected"]
     chosen = selected >= 0
     held = jnp.maximum(selected, 0)
@@ -185,7 +196,7 @@ def _click(state, m, action, game: Game, when):
     m["selected"] = jnp.where(picks | across, hit, jnp.where(again | placed, -1, selected))
     place(m, MROK1, table.x[safe], table.y[safe], placed)
     set_at(m, "actor_colour", MROK1, 0, placed)
-    left = rules.sprite_at(state, table.x[held], table.y[held], game, tag=SPOT_TAG)
+    left = _first_at(table, m["spots"], table.x[held], table.y[held])
     state = rules.place(state, held, table.x[safe], table.y[safe], placed)
     state = rules.place(state, safe, table.x[held], table.y[held], swaps)
     state = rules.set_visible(state, jnp.maximum(left, 0), True, onto)
@@ -266,7 +277,7 @@ def _laid_out(state, m):
 def ui(state, frame, game: Game):
     """The energy bar on row 53 (colour 2 for what is left, 3 for what is spent), and
     the banner of a level without a banner sprite: an outline of colour 8, 8 rows high."""
-    m = state.memory
+    m = memory_of(state)
     frame = rules.draw_rect(frame, 0, BOTTOM, rules.SCREEN, 1, 3)
     frame = rules.draw_rect(frame, 0, BOTTOM, m["energy"], 1, 2)
     shown = m["banner_on"] & (m["banner"] < 0)
@@ -280,48 +291,38 @@ def ui(state, frame, game: Game):
 
 def rule(state, action, game: Game):
     """An action's first frame: the fades, then a run started, a click or an undo."""
-    m = faded(dict(state.memory))
+    m = faded(memory_of(state))
     board = board_of(state)
     runs = action.id == rules.ACTION5
     _start(m, board, runs)
     state, m, swapped = _click(state, m, action, game, action.id == rules.CLICK)
     state, m = _undo(state, m, action.id == rules.UNDO)
-    state = rules.update_memory(state, m)
+    state = with_memory(state, m)
     return rules.complete(_laid_out(state, m), ~runs & ~swapped)
 
 
 def animate(state, action, game: Game):
     """An action's later frames: one frame of memory, laid out."""
-    m, complete, won, lost = later_frame(dict(state.memory), board_of(state))
-    state = rules.update_memory(state, m)
+    m, complete, won, lost = later_frame(memory_of(state), board_of(state))
+    state = with_memory(state, m)
     state = rules.next_level(state, len(game.levels), won)
     state = rules.lose(state, lost)
     return rules.complete(_laid_out(state, m), complete)
 
 
 def finish(state, action, game: Game):
-    """``Game.finish``: an action's later frames in one loop over memory (a run of
-    hundreds of frames, a placement's 6), laid out once."""
-    board = board_of(state)
-
-    def running(carry):
-        _, frames, complete, _, _ = carry
-        return ~complete & (frames < game.max_frames)
-
-    def one_frame(carry):
-        m, frames, _, won, lost = carry
-        m, complete, now_won, now_lost = later_frame(m, board)
-        return m, frames + 1, complete, won | now_won, lost | now_lost
-
-    start = (dict(state.memory), state.frame, jnp.bool_(False), jnp.bool_(False), jnp.bool_(False))
-    m, frames, complete, won, lost = jax.lax.while_loop(running, one_frame, start)
-    state = rules.at_frame(rules.update_memory(state, m), frames)
+    """``Game.finish``: an action's later frames a phase at a time on memory
+    (``games/sb26_jumps.py``: a run of hundreds of frames in a few dozen passes, a
+    placement's 6 in one), laid out once."""
+    m, frames, complete, won, lost = run_to_end(
+        memory_of(state), board_of(state), state.frame, game.max_frames
+    )
+    state = rules.at_frame(with_memory(state, m), frames)
     state = rules.next_level(state, len(game.levels), won)
     state = rules.lose(state, lost)
     return rules.complete(_laid_out(state, m), complete)
 
 
-_ACTORS = NUM_ACTORS
 GAME = Game(
     **DATA.game_fields(),
     static_kinds=tuple(
@@ -335,62 +336,13 @@ GAME = Game(
     rule=rule,
     animate=animate,
     finish=finish,
+    finish_completes=True,
     num_slots=NUM_SLOTS,
     pixel_size=PIXELS,
     reach=rules.SCREEN,
     undo_in_rule=True,
     max_frames=1001,  # arcengine's most frames an action may take (it raises after)
-    memory={
-        # The level's lists (games/sb26_levels.py), set as it starts.
-        "frames": Var(shape=(MAX_FRAMES,), value=-1),
-        "frame_slots": Var(shape=(MAX_FRAMES,)),
-        "frame_colours": Var(shape=(MAX_FRAMES,), value=-1),
-        "targets": Var(shape=(MAX_TARGETS,), value=-1),
-        "target_colours": Var(shape=(MAX_TARGETS,), value=-1),
-        "num_targets": Var(),
-        "items": Var(shape=(MAX_ITEMS,), value=-1),
-        "item_colours": Var(shape=(MAX_ITEMS,), value=-1),
-        "calls": Var(shape=(MAX_CALLS,), value=-1),
-        "spots": Var(shape=(MAX_SPOTS,), value=-1),
-        "backgrounds": Var(shape=(MAX_TARGETS,), value=-1),
-        "actors": Var(shape=(_ACTORS + 3,), value=-1),
-        "markers": Var(shape=(MAX_CALLS,), value=-1),
-        "banner": Var(value=-1),
-        # Play.
-        "energy": Var(value=ENERGY),
-        "selected": Var(value=-1),
-        "history": Var(shape=(UNDO_DEPTH, 3), value=-1),
-        "history_size": Var(),
-        # A run.
-        "phase": Var(value=IDLE),
-        "timer": Var(),
-        "p": Var(),
-        "depth": Var(),
-        "stack_frame": Var(shape=(DEPTH,)),
-        "stack_slot": Var(shape=(DEPTH,)),
-        "returning": Var("bool"),
-        "slot_of": Var(shape=(MAX_FRAMES, MAX_SLOTS), value=-1),
-        "motion": Var(shape=(2, 7)),
-        "frozen": Var("bool"),
-        # The sprites it moves and recolours.
-        "actor_x": Var(shape=(_ACTORS,)),
-        "actor_y": Var(shape=(_ACTORS,)),
-        "actor_colour": Var("int8", (_ACTORS,)),
-        "actor_fade": Var("int8", (_ACTORS,), -1),
-        "actor_visible": Var("bool", (_ACTORS,)),
-        "cursor_width": Var(),
-        "bg_colour": Var("int8", value=5),
-        "bg_fade": Var("int8", value=-1),
-        "target_rows": Var("int8", (MAX_TARGETS, 4), -1),
-        "marker_call": Var(shape=(DEPTH,)),
-        "marker_colour": Var("int8", (DEPTH,)),
-        "marker_fade": Var("int8", (DEPTH,), -1),
-        "marker_count": Var(),
-        "banner_on": Var("bool"),
-        "banner_x": Var(),
-        "banner_y": Var(),
-        "banner_width": Var(value=1),
-    },
+    memory={"packed": MEMORY.var},
     ui=ui,
     solutions=SOLUTIONS,
 )

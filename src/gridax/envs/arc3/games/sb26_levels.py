@@ -18,7 +18,7 @@ import dataclasses
 import numpy as np
 
 from gridax.envs.arc3 import rules
-from gridax.envs.arc3.rules import Level, Sprite
+from gridax.envs.arc3.rules import Level, Sprite, Var
 
 DATA = rules.official.load("sb26")
 ITEM, SPOT, FRAME, CLICKABLE = "lngftsryyw", "susublrply", "pkpgflvjel", "sys_click"  # tags
@@ -85,6 +85,63 @@ DEPTH = 2 * MAX_TARGETS + MAX_FRAMES + 2
 UNDO_DEPTH = ENERGY  # a swap costs one energy: no level takes more
 
 
+# The game's memory, packed into one vector (rules.Packed: 50 variables carried leaf by
+# leaf through the engine cost 5 s of compile), unpacked in the rule.
+MEMORY = rules.Packed(
+    {
+        # The level's lists (games/sb26_levels.py), set as it starts.
+        "frames": Var(shape=(MAX_FRAMES,), value=-1),
+        "frame_slots": Var(shape=(MAX_FRAMES,)),
+        "frame_colours": Var(shape=(MAX_FRAMES,), value=-1),
+        "targets": Var(shape=(MAX_TARGETS,), value=-1),
+        "target_colours": Var(shape=(MAX_TARGETS,), value=-1),
+        "num_targets": Var(),
+        "items": Var(shape=(MAX_ITEMS,), value=-1),
+        "item_colours": Var(shape=(MAX_ITEMS,), value=-1),
+        "calls": Var(shape=(MAX_CALLS,), value=-1),
+        "spots": Var(shape=(MAX_SPOTS,), value=-1),
+        "backgrounds": Var(shape=(MAX_TARGETS,), value=-1),
+        "actors": Var(shape=(NUM_ACTORS + 3,), value=-1),
+        "markers": Var(shape=(MAX_CALLS,), value=-1),
+        "banner": Var(value=-1),
+        # Play.
+        "energy": Var(value=ENERGY),
+        "selected": Var(value=-1),
+        "history": Var(shape=(UNDO_DEPTH, 3), value=-1),
+        "history_size": Var(),
+        # A run.
+        "phase": Var(value=0),
+        "timer": Var(),
+        "p": Var(),
+        "depth": Var(),
+        "stack_frame": Var(shape=(DEPTH,)),
+        "stack_slot": Var(shape=(DEPTH,)),
+        "returning": Var("bool"),
+        "slot_of": Var(shape=(MAX_FRAMES, MAX_SLOTS), value=-1),
+        "motion": Var(shape=(2, 7)),
+        "frozen": Var("bool"),
+        # The sprites it moves and recolours.
+        "actor_x": Var(shape=(NUM_ACTORS,)),
+        "actor_y": Var(shape=(NUM_ACTORS,)),
+        "actor_colour": Var("int8", (NUM_ACTORS,)),
+        "actor_fade": Var("int8", (NUM_ACTORS,), -1),
+        "actor_visible": Var("bool", (NUM_ACTORS,)),
+        "cursor_width": Var(),
+        "bg_colour": Var("int8", value=5),
+        "bg_fade": Var("int8", value=-1),
+        "target_rows": Var("int8", (MAX_TARGETS, 4), -1),
+        "marker_call": Var(shape=(DEPTH,)),
+        "marker_colour": Var("int8", (DEPTH,)),
+        "marker_fade": Var("int8", (DEPTH,), -1),
+        "marker_count": Var(),
+        "banner_on": Var("bool"),
+        "banner_x": Var(),
+        "banner_y": Var(),
+        "banner_width": Var(value=1),
+    }
+)
+
+
 def _level(number: int) -> Level:
     declared = DATA.levels[number]
     where = f"sb26 level {number + 1}"
@@ -132,6 +189,14 @@ def _level(number: int) -> Level:
     markers = list(range(len(sprites), len(sprites) + len(calls)))
     sprites += [_catalogue(MARKER, visible=False) for _ in calls]
 
+    for i, s in enumerate(sprites):  # what the rule's clicks take (sb26._first_at)
+        item, spot = i in items, i in spots
+        if CLICKABLE in s.tags and not (item or spot):
+            raise ValueError(f"{where}: {s.kind!r} takes clicks but is no item or spot")
+        solid = rules.TRANSPARENT not in {v for row in s.pixels for v in row}
+        plain = s.scale == 1 and s.rotation % 360 == 0 and s.collidable and solid
+        if (item or spot) and not (plain and s.layer == (1 if item else 0)):
+            raise ValueError(f"{where}: {s.kind!r} is not a plain item or spot")
     for frame in frames:
         for k in range(_frame_slots(sprites[frame])):
             x = sprites[frame].x + SLOT_INSET + k * SLOT_STEP
@@ -176,7 +241,8 @@ def _level(number: int) -> Level:
         "cursor_width": cursor_w,
         "target_rows": [[rules.TRANSPARENT] * 4] * MAX_TARGETS,
     }
-    return Level(tuple(sprites), declared.grid_size, memory, declared.name)
+    packed = {"packed": MEMORY.values(memory)}
+    return Level(tuple(sprites), declared.grid_size, packed, declared.name)
 
 
 LEVELS = tuple(_level(n) for n in range(len(DATA.levels)))

@@ -24,6 +24,7 @@ from gridax.envs.arc3.games.sb26_levels import (
     GHOST,
     MAX_SLOTS,
     MAX_TARGETS,
+    MEMORY,
     MJEQ,
     MROK0,
     MROK1,
@@ -70,10 +71,20 @@ def eased(k, a, b):
 # --- memory ---------------------------------------------------------------------------
 
 
+def memory_of(state) -> dict:
+    """The game's memory, unpacked (``sb26_levels.MEMORY``)."""
+    return MEMORY.unpack(state.memory["packed"])
+
+
+def with_memory(state, m):
+    """``state`` holding memory ``m``, packed."""
+    return rules.set_memory(state, "packed", MEMORY.pack(m))
+
+
 def board_of(state):
     """What a run reads of the level and never changes: the sprites' places, widths and
     kinds, and the items' colours by slot."""
-    table, m = state.table, state.memory
+    table, m = state.table, memory_of(state)
     colours = rules.per_slot(state, m["items"], m["item_colours"], fill=-1)
     return table.x, table.y, table.width, table.kind, colours
 
@@ -323,14 +334,19 @@ def _cleared(m, board):
     m["cursor_width"] = jnp.where(gone, width, m["cursor_width"])
     set_at(m, "actor_colour", MJEQ, 3, gone)
     fade(m, MJEQ, 0, gone)
-    done = t + 1 >= 8
-    m["marker_count"] = jnp.where(done, 0, m["marker_count"])
-    set_at(m, "actor_visible", AYAI, False, done)
-    set_at(m, "actor_visible", GHOST, False, done)
-    m["frozen"] = m["frozen"] & ~done
     set_phase(m, CLEAR, t + 1)
-    set_phase(m, IDLE, 0, done)
-    return done, False, done & (m["energy"] == 0)
+    return end_of_run(m, t + 1 >= 8)
+
+
+def end_of_run(m, when: rules.Flag = True):
+    """A run over (where ``when``): the marks go, the picture and the item cursor hide,
+    the action completes, lost without energy. Its flags."""
+    m["marker_count"] = jnp.where(when, 0, m["marker_count"])
+    set_at(m, "actor_visible", AYAI, False, when)
+    set_at(m, "actor_visible", GHOST, False, when)
+    m["frozen"] = m["frozen"] & ~jnp.asarray(when)
+    set_phase(m, IDLE, 0, when)
+    return when, False, when & (m["energy"] == 0)
 
 
 def _banner(m, board):
