@@ -21,7 +21,7 @@ from gridax.envs.arc3.engine.painting import DRAWN_FIELDS
 from gridax.envs.arc3.engine.types import STATUS_NAMES, UNDO, Action
 from gridax.envs.arc3.games import GAMES
 from gridax.envs.arc3.tools import official
-from tests.tools.arc3_sample import INVENTED, sampled, sampled_episodes
+from tests.tools.arc3_sample import INVENTED, last_sampled, sampled_episodes
 from tests.tools.record_traces import (
     OFFICIAL_GAMES,
     ask_official,
@@ -73,9 +73,9 @@ def replay(game, episodes: list, where: str, start_levels=None, last=True) -> No
 
 PORTED = sorted(module.GAME.name for module in games.PORTED)
 # The agents' path (frames="last": alone in the replays, and batched) is held on a sample
-# of games in make test, on every game in make arc3-parity (tests/tools/arc3_sample.py),
-# and always on a game whose animations end in one call there (Game.finish).
-LAST_SAMPLE = [name for name in sorted(GAMES) if sampled(name) or GAMES[name].finish]
+# of games in make test, among them two whose animations end in one call (Game.finish),
+# and on every game in make arc3-parity (tests/tools/arc3_sample.py).
+LAST_SAMPLE = [name for name in sorted(GAMES) if last_sampled(name)]
 
 
 @pytest.mark.parametrize("name", INVENTED)

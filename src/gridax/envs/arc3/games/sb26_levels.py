@@ -80,7 +80,10 @@ def _sorted_slots(sprites, keep) -> list[int]:
 
 MAX_FRAMES, MAX_SLOTS, MAX_TARGETS, MAX_ITEMS, MAX_CALLS = 4, 7, 12, 12, 3
 MAX_SPOTS = 24
-# A program's stack: at most 2 targets + frames + 2 deep (games/sb26.py says why).
+# How deep a program's stack of calls can go: a frame left past its first slot has
+# filled a target of its own (at most one such a target), one entered from such a
+# frame's call starts each run of first-slot calls, and within those runs the original
+# refuses a frame called again from a first slot (at most one a frame): 2 T + F + 2.
 DEPTH = 2 * MAX_TARGETS + MAX_FRAMES + 2
 UNDO_DEPTH = ENERGY  # a swap costs one energy: no level takes more
 
