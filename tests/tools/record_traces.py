@@ -119,6 +119,10 @@ def keys(digits: str) -> list[list[int]]:
     return [[int(d), 0, 0] for d in digits]
 
 
+SB26_LAST_LEVEL = [
+    list(a) if isinstance(a, tuple) else [a, 0, 0] for a in GAMES["sb26"].solutions[-1]
+]
+
 SCRIPTED = {
     "ar25": [
         # level 2: the upright mirror moved 16 times, never switching (the hint blinks
@@ -216,7 +220,8 @@ SCRIPTED = {
     # level 7's main frame done with targets left (the banner drawn by the UI), then the
     # placements undone and the run again (an empty slot); level 8's the same (the wide
     # banner's sprite), then a call into itself from a first slot (the loop's error);
-    # level 5's loop; level 1 with a palette item selected as the run starts.
+    # level 5's loop; level 1 with a palette item selected as the run starts; level 8
+    # won after a failed run.
     "sb26": [
         {
             "start_level": 6,
@@ -236,6 +241,9 @@ SCRIPTED = {
             + [[5, 0, 0]],
         },
         {"start_level": 0, "actions": [[CLICK, 35, 58], [5, 0, 0], [CLICK, 35, 58], [5, 0, 0]]},
+        # the last level won after a run that failed (the ghost of that run's target
+        # cursor is gone while the winning run's last frames fade the backgrounds)
+        {"start_level": 7, "actions": [[5, 0, 0], *SB26_LAST_LEVEL]},
     ],
     # levels 6 and 7: the selected shape walked toward the wall in the middle (found by a
     # biased random walk on gridax's game): crosses whose bars the wall slides, frames

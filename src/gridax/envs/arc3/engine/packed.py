@@ -2,9 +2,9 @@
 
 The engine carries a game's memory through every branch, loop and batch merge of a step
 leaf by leaf, and compiles each of them per leaf: sb26's 50 variables took 5.5 s of its
-compile with an empty rule, one vector of the same numbers 0 (benchmarks/RESULTS.md). A
-game with many variables declares them in a :class:`Packed`, gives the engine its one
-variable, and its rule works on the unpacked dict as before.
+compile with an empty rule, one vector of the same numbers no more than no memory at all
+(benchmarks/RESULTS.md). A game with many variables declares them in a :class:`Packed`,
+gives the engine its one variable, and its rule works on the unpacked dict as before.
 """
 
 from __future__ import annotations

@@ -127,7 +127,6 @@ def _start(m, board, when):
     m["energy"] = m["energy"] - when.astype(jnp.int32)
     for name in ("actor_x", "actor_y", "actor_colour"):
         set_at(m, name, GHOST, m[name][OHVA], when)
-    set_at(m, "actor_visible", GHOST, True, when)
     m["frozen"] = m["frozen"] | when
     fade(m, MROK0, BACKDROP, when & (m["selected"] >= 0))
     m["selected"] = jnp.where(when, -1, m["selected"])
@@ -243,9 +242,9 @@ def _laid_out(state, m):
     x = m["actor_x"][actor].at[2:6].set(jnp.stack(corner_x))
     y = m["actor_y"][actor].at[2:6].set(jnp.stack(corner_y))
     grids = _recoloured(jnp.asarray(ACTOR_GRIDS), m["actor_colour"][actor])
-    state = rules.lay_out(
-        state, m["actors"], x=x, y=y, visible=m["actor_visible"][actor], pixels=grids
-    )
+    # The ghost is part of the original's picture: shown exactly while it is.
+    visible = jnp.where(actor == GHOST, m["frozen"], m["actor_visible"][actor])
+    state = rules.lay_out(state, m["actors"], x=x, y=y, visible=visible, pixels=grids)
     # Each call item's mark: the latest of its marks on the stack (marks of one item lie
     # on each other), on layer 1 while the picture shows, the original's 0 after.
     marks = (jnp.arange(DEPTH) < m["marker_count"])[None, :]

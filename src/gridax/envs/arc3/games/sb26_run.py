@@ -21,7 +21,6 @@ from gridax.envs.arc3.games.sb26_levels import (
     CALL,
     DATA,
     DEPTH,
-    GHOST,
     MAX_SLOTS,
     MAX_TARGETS,
     MEMORY,
@@ -339,11 +338,10 @@ def _cleared(m, board):
 
 
 def end_of_run(m, when: rules.Flag = True):
-    """A run over (where ``when``): the marks go, the picture and the item cursor hide,
-    the action completes, lost without energy. Its flags."""
+    """A run over (where ``when``): the marks go, the picture (and its ghost) and the
+    item cursor hide, the action completes, lost without energy. Its flags."""
     m["marker_count"] = jnp.where(when, 0, m["marker_count"])
     set_at(m, "actor_visible", AYAI, False, when)
-    set_at(m, "actor_visible", GHOST, False, when)
     m["frozen"] = m["frozen"] & ~jnp.asarray(when)
     set_phase(m, IDLE, 0, when)
     return when, False, when & (m["energy"] == 0)
